@@ -1,0 +1,53 @@
+#pragma once
+// Move generation. Generators produce pseudo-legal moves: drops are fully legal (nifu, dead squares and the
+// pawn-drop mate are excluded), board moves may still leave the mover's king in check and are filtered with
+// Position::legal, which needs only the pin information.
+
+#include <cstddef>
+
+#include "position.h"
+#include "types.h"
+
+namespace shogi {
+
+enum GenType {
+  CAPTURES,       // captures, and pawn promotions that capture nothing (quiescence search)
+  QUIETS,         // everything NON_EVASIONS has that CAPTURES does not
+  QUIET_CHECKS,   // the QUIETS that give check
+  EVASIONS,       // moves out of check, the side to move must be in check
+  NON_EVASIONS,   // CAPTURES + QUIETS, the side to move must not be in check
+  // As above but also with the non-promotions search never needs (pawn, bishop and rook moves that could
+  // promote, lance moves to the second rank). Rules judging and perft need every legal move.
+  EVASIONS_ALL,
+  NON_EVASIONS_ALL,
+  LEGAL,          // every legal move (EVASIONS_ALL or NON_EVASIONS_ALL filtered by legal())
+};
+
+struct ExtMove {
+  Move move;
+  int value;
+  operator Move() const { return move; }
+  void operator=(Move m) { move = m; }
+};
+
+template <GenType Type>
+ExtMove* generate(const Position& pos, ExtMove* list);
+
+template <GenType Type>
+struct MoveList {
+  explicit MoveList(const Position& pos) : last_(generate<Type>(pos, moves_)) {}
+  const ExtMove* begin() const { return moves_; }
+  const ExtMove* end() const { return last_; }
+  size_t size() const { return size_t(last_ - moves_); }
+  bool contains(Move m) const {
+    for (const ExtMove& em : *this)
+      if (em.move == m) return true;
+    return false;
+  }
+
+ private:
+  ExtMove moves_[MAX_MOVES];
+  ExtMove* last_;
+};
+
+}  // namespace shogi
