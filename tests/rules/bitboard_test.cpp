@@ -1,0 +1,82 @@
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "rules/bitboard.h"
+#include "rules/position.h"
+
+using namespace shogi;
+
+TEST_CASE("bitboard basics span both words") {
+  Position::init();
+  Bitboard b;
+  b.set(SQ_11);
+  b.set(Square(62));
+  b.set(Square(63));
+  b.set(SQ_99);
+  CHECK(b.count() == 4);
+  CHECK(b.test(Square(63)));
+  CHECK(b.lsb() == SQ_11);
+  std::vector<int> seen;
+  b.for_each([&](Square s) { seen.push_back(s); });
+  CHECK(seen == std::vector<int>{0, 62, 63, 80});
+  CHECK((~ALL_SQUARES_BB).empty());
+  CHECK(ALL_SQUARES_BB.count() == 81);
+  Bitboard c = b;
+  CHECK(c.pop() == SQ_11);
+  CHECK(c.count() == 3);
+}
+
+TEST_CASE("slider attacks match a slow ray walk on random occupancies") {
+  Position::init();
+  uint64_t seed = 12345;
+  auto next = [&] {
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    return seed;
+  };
+  auto walk = [](Square s, int df, int dr, const Bitboard& occ) {
+    Bitboard r;
+    int f = file_of(s) + df, k = rank_of(s) + dr;
+    while (f >= 0 && f < 9 && k >= 0 && k < 9) {
+      Square t = make_square(File(f), Rank(k));
+      r.set(t);
+      if (occ.test(t)) break;
+      f += df;
+      k += dr;
+    }
+    return r;
+  };
+  for (int i = 0; i < 2000; ++i) {
+    Bitboard occ(next() & next() & 0x7fffffffffffffffULL, next() & next() & 0x3ffffULL);
+    Square s = Square(next() % 81);
+    Bitboard rook = walk(s, 0, 1, occ) | walk(s, 0, -1, occ) | walk(s, 1, 0, occ) | walk(s, -1, 0, occ);
+    Bitboard bishop = walk(s, 1, 1, occ) | walk(s, 1, -1, occ) | walk(s, -1, 1, occ) | walk(s, -1, -1, occ);
+    REQUIRE(rook_attacks(s, occ) == rook);
+    REQUIRE(bishop_attacks(s, occ) == bishop);
+    REQUIRE(lance_attacks(BLACK, s, occ) == walk(s, 0, -1, occ));
+    REQUIRE(lance_attacks(WHITE, s, occ) == walk(s, 0, 1, occ));
+  }
+}
+
+TEST_CASE("step attacks, between and line tables") {
+  Position::init();
+  Square s55 = make_square(FILE_5, RANK_5);
+  CHECK(pawn_attacks(BLACK, s55) == square_bb(make_square(FILE_5, RANK_4)));
+  CHECK(pawn_attacks(WHITE, s55) == square_bb(make_square(FILE_5, RANK_6)));
+  CHECK(knight_attacks(BLACK, s55).count() == 2);
+  CHECK(knight_attacks(BLACK, make_square(FILE_5, RANK_2)).empty());
+  CHECK(silver_attacks(BLACK, s55).count() == 5);
+  CHECK(gold_attacks(WHITE, s55).count() == 6);
+  CHECK(king_attacks(SQ_11).count() == 3);
+  CHECK(between_bb(SQ_11, SQ_99).count() == 7);
+  CHECK(between_bb(SQ_11, make_square(FILE_2, RANK_3)).empty());  // not aligned
+  CHECK(aligned(SQ_11, s55, SQ_99));
+  CHECK_FALSE(aligned(SQ_11, s55, make_square(FILE_5, RANK_1)));
+  // The mobility masks forbid dead squares.
+  CHECK_FALSE(bb::MOVABLE_BB[BLACK][PAWN].test(make_square(FILE_3, RANK_1)));
+  CHECK_FALSE(bb::MOVABLE_BB[BLACK][KNIGHT].test(make_square(FILE_3, RANK_2)));
+  CHECK(bb::MOVABLE_BB[WHITE][KNIGHT].test(make_square(FILE_3, RANK_2)));
+  CHECK_FALSE(bb::MOVABLE_BB[WHITE][LANCE].test(make_square(FILE_3, RANK_9)));
+}

@@ -1,0 +1,113 @@
+#include <doctest/doctest.h>
+
+#include "rules/game_end.h"
+#include "test_util.h"
+
+using namespace shogi;
+
+TEST_CASE("sennichite on the fourth occurrence is a draw") {
+  GameRecord g;
+  REQUIRE(g.start("startpos"));
+  const char* cycle[] = {"2h3h", "8b7b", "3h2h", "7b8b"};
+  for (int i = 0; i < 12; ++i) {
+    CHECK(g.status(0).end == GameEnd::None);
+    REQUIRE(g.play_usi(cycle[i % 4]));
+  }
+  GameStatus s = g.status(0);
+  CHECK(s.end == GameEnd::Sennichite);
+  CHECK(s.draw);
+}
+
+TEST_CASE("perpetual check: the side that checked on every move of the cycle loses") {
+  // Black's rook checks from 2c and 1c in turn; white's king can only shuttle between 1a and 2a.
+  GameRecord g;
+  REQUIRE(g.start("sfen 6pk1/9/8R/6NN1/9/9/9/9/K8 b - 1"));
+  const char* cycle[] = {"1c2c", "2a1a", "2c1c", "1a2a"};
+  for (int i = 0; i < 12; ++i) {
+    REQUIRE_MESSAGE(g.status(0).end == GameEnd::None, "ply ", i);
+    auto m = g.play_usi(cycle[i % 4]);
+    REQUIRE_MESSAGE(m.has_value(), (m ? std::string() : m.error()));
+  }
+  GameStatus s = g.status(0);
+  CHECK(s.end == GameEnd::PerpetualCheck);
+  CHECK_FALSE(s.draw);
+  CHECK(s.winner == WHITE);
+}
+
+TEST_CASE("in-search repetition sees the second occurrence") {
+  shogi::test::Board b;
+  for (const char* m : {"2h3h", "8b7b", "3h2h", "7b8b"}) b.play(m);
+  CHECK(b.pos.repetition(2, 16) == Repetition::Draw);
+  CHECK(b.pos.repetition(3, 16) == Repetition::None);
+  CHECK(b.pos.repetition(2, 3) == Repetition::None);  // the cycle is 4 plies long
+}
+
+TEST_CASE("no legal move loses for the side to move") {
+  GameRecord g;
+  REQUIRE(g.start("8k/8G/8P/9/9/9/9/9/K8 w - 1"));
+  GameStatus s = g.status(0);
+  CHECK(s.end == GameEnd::NoLegalMoves);
+  CHECK(s.winner == BLACK);
+}
+
+TEST_CASE("max moves counts plies from move number 1") {
+  GameRecord g;
+  REQUIRE(g.start("startpos moves 7g7f 3c3d 2g2f"));
+  CHECK(g.status(4).end == GameEnd::None);
+  REQUIRE(g.play_usi("4c4d"));
+  CHECK(g.status(4).end == GameEnd::MaxMoves);
+  CHECK(g.status(4).draw);
+  CHECK(g.status(0).end == GameEnd::None);
+  CHECK(g.opening_plies() == 3);
+  CHECK(g.usi_position_command() == "position startpos moves 7g7f 3c3d 2g2f 4c4d");
+}
+
+TEST_CASE("game record start: errors name the move and leave the record intact") {
+  GameRecord g;
+  REQUIRE(g.start("startpos moves 7g7f"));
+  auto r = g.start("startpos moves 7g7f 3c3d 7f7e 5a5b 7e7d 5b5a 7d7c");
+  CHECK(r);
+  auto bad = g.start("position startpos moves 7g7f 7g7f");
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().find("move 2") != std::string::npos);
+  CHECK(g.moves().size() == 7);
+  CHECK_FALSE(g.start("startpos 7g7f"));
+  CHECK_FALSE(g.start(""));
+  REQUIRE(g.start("sfen 4k4/9/9/9/9/9/9/9/4K4 b G 3 moves G*5b"));
+  CHECK(g.usi_position_command() == "position sfen 4k4/9/9/9/9/9/9/9/4K4 b G 3 moves G*5b");
+}
+
+TEST_CASE("entering-king declaration, 27-point rule") {
+  // Ten pieces besides the king in the camp: two rooks, two bishops (20) and six small (6), plus two pawns in hand.
+  shogi::test::Board b("RRBBGGGGS/4KS3/9/9/9/9/9/9/8k b 2P 1");
+  CHECK(declaration_points(b.pos, BLACK) == 28);
+  CHECK(check_declaration(b.pos, EnteringKingRule::Point27).valid);
+  CHECK_FALSE(check_declaration(b.pos, EnteringKingRule::Point24).valid);  // 24-point rule wants 31
+  CHECK_FALSE(check_declaration(b.pos, EnteringKingRule::Off).valid);
+
+  shogi::test::Board short_one("RRBBGGGGS/4KS3/9/9/9/9/9/9/8k b P 1");
+  auto c = check_declaration(short_one.pos, EnteringKingRule::Point27);
+  CHECK_FALSE(c.valid);
+  CHECK(c.reason == "27 points, 28 needed");
+  // White needs only 27: the same material, flipped.
+  shogi::test::Board white(short_one.pos.flipped_sfen());
+  CHECK(check_declaration(white.pos, EnteringKingRule::Point27).valid);
+
+  shogi::test::Board nine("RRBBGGGG1/4KS3/9/9/9/9/9/9/8k b 2PS 1");
+  CHECK(check_declaration(nine.pos, EnteringKingRule::Point27).reason ==
+        "9 pieces besides the king in the enemy camp, 10 needed");
+  shogi::test::Board outside("RRBBGGGGS/5S3/4K4/9/9/9/9/9/8k b 2P 1");
+  CHECK(check_declaration(outside.pos, EnteringKingRule::Point27).valid);  // rank 3 is inside the camp
+  shogi::test::Board out4("RRBBGGGGS/5S3/9/4K4/9/9/9/9/8k b 2P 1");
+  CHECK(check_declaration(out4.pos, EnteringKingRule::Point27).reason == "the king is not in the enemy camp");
+  shogi::test::Board checked("RRBBGGGGS/4KS3/3s5/9/9/9/9/9/8k b 2P 1");
+  CHECK(check_declaration(checked.pos, EnteringKingRule::Point27).reason == "the king is in check");
+}
+
+TEST_CASE("entering-king rule names") {
+  CHECK(parse_entering_king_rule("27").value() == EnteringKingRule::Point27);
+  CHECK(parse_entering_king_rule("CSARule27").value() == EnteringKingRule::Point27);
+  CHECK(parse_entering_king_rule("24").value() == EnteringKingRule::Point24);
+  CHECK(parse_entering_king_rule("off").value() == EnteringKingRule::Off);
+  CHECK_FALSE(parse_entering_king_rule("25"));
+}

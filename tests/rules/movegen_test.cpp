@@ -1,0 +1,116 @@
+#include <doctest/doctest.h>
+
+#include "test_util.h"
+
+using namespace shogi;
+using shogi::test::Board;
+using shogi::test::has_legal;
+using shogi::test::legal_usi;
+
+TEST_CASE("start position has 30 moves") { CHECK(legal_usi(Board().pos).size() == 30); }
+
+TEST_CASE("pawn-drop mate is illegal, a pawn-drop check that is not mate is legal") {
+  // King on 1a: the drop on 1b is defended by the gold on 2c, 2a is covered by the knight, 2b by the gold.
+  Board mate("8k/9/6NG1/9/9/9/9/9/4K4 b P 1");
+  CHECK_FALSE(has_legal(mate.pos, "P*1b"));
+  CHECK(mate.pos.is_pawn_drop_mate(make_square(FILE_1, RANK_2)));
+  CHECK(illegal_reason(mate.pos, make_drop(B_PAWN, make_square(FILE_1, RANK_2))).find("uchifuzume") !=
+        std::string::npos);
+  // Without the knight the king escapes to 2a, so the same drop is a legal check.
+  Board check("8k/9/7G1/9/9/9/9/9/4K4 b P 1");
+  CHECK(has_legal(check.pos, "P*1b"));
+  // A pawn drop that checks a king with a free escape square is legal anywhere else too.
+  CHECK(has_legal(check.pos, "P*5e"));
+}
+
+TEST_CASE("pawn-drop mate: a pinned defender cannot save the king") {
+  // The gold on 2a could take on 1b but is pinned by the rook on 5a.
+  Board pinned("4R2gk/9/7G1/9/9/9/9/9/4K4 b P 1");
+  CHECK_FALSE(has_legal(pinned.pos, "P*1b"));
+  // Without the rook the gold takes the pawn: no mate, the drop is legal.
+  Board free("7gk/9/7G1/9/9/9/9/9/4K4 b P 1");
+  CHECK(has_legal(free.pos, "P*1b"));
+}
+
+TEST_CASE("pawn-drop mate: the dropped pawn itself can unpin a defender") {
+  // Before the drop the gold on 5c is pinned by the lance on 5i; the pawn on 5b blocks that line, so the gold may
+  // capture it and the drop is not mate.
+  Board b("3pkp3/9/3GgG3/9/9/9/9/9/K3L4 b P 1");
+  CHECK(has_legal(b.pos, "P*5b"));
+  CHECK_FALSE(b.pos.is_pawn_drop_mate(make_square(FILE_5, RANK_2)));
+}
+
+TEST_CASE("drop restrictions: nifu, last ranks, knights") {
+  Board b("4k4/9/9/9/9/9/4P4/9/4K4 b PLN 1");
+  CHECK_FALSE(has_legal(b.pos, "P*5e"));  // nifu
+  CHECK(has_legal(b.pos, "P*4e"));
+  CHECK_FALSE(has_legal(b.pos, "P*4a"));  // a pawn on the last rank could never move
+  CHECK_FALSE(has_legal(b.pos, "L*4a"));
+  CHECK(has_legal(b.pos, "L*4b"));
+  CHECK_FALSE(has_legal(b.pos, "N*4b"));
+  CHECK(has_legal(b.pos, "N*4c"));
+  Board w("4k4/9/9/9/9/9/9/9/4K4 w pln 1");
+  CHECK_FALSE(has_legal(w.pos, "P*4i"));
+  CHECK_FALSE(has_legal(w.pos, "N*4h"));
+  CHECK(has_legal(w.pos, "N*4g"));
+}
+
+TEST_CASE("promotion: optional, forced, and never for gold or king") {
+  Board b("4k4/9/9/P1L1N1S2/9/9/9/9/4K4 b - 1");
+  // Pawn to rank 3: both, as every legal move counts.
+  CHECK(has_legal(b.pos, "9d9c+"));
+  CHECK(has_legal(b.pos, "9d9c"));
+  // Lance to rank 1 must promote, to rank 2 and 3 may not.
+  CHECK(has_legal(b.pos, "7d7a+"));
+  CHECK_FALSE(has_legal(b.pos, "7d7a"));
+  CHECK(has_legal(b.pos, "7d7b"));
+  // Knight to rank 2 must promote.
+  CHECK(has_legal(b.pos, "5d4b+"));
+  CHECK_FALSE(has_legal(b.pos, "5d4b"));
+  // Silver entering the zone may promote or not.
+  CHECK(has_legal(b.pos, "3d3c+"));
+  CHECK(has_legal(b.pos, "3d3c"));
+  // Search generators skip the pawn non-promotion that is never better.
+  CHECK_FALSE(MoveList<NON_EVASIONS>(b.pos).contains(*parse_usi_move(b.pos, "9d9c")));
+  CHECK(MoveList<NON_EVASIONS_ALL>(b.pos).contains(*parse_usi_move(b.pos, "9d9c")));
+}
+
+TEST_CASE("a piece leaving the zone may promote") {
+  Board b("4k4/9/2S6/9/9/9/9/9/4K4 b - 1");
+  CHECK(has_legal(b.pos, "7c6d+"));
+  CHECK(has_legal(b.pos, "7c6d"));
+}
+
+TEST_CASE("pinned pieces move only along the pin line; the king never walks into check") {
+  // The white rook on 5a pins the black gold on 5e to the king on 5i.
+  Board b("4r3k/9/9/9/4G4/9/9/9/4K4 b - 1");
+  CHECK(has_legal(b.pos, "5e5d"));
+  CHECK_FALSE(has_legal(b.pos, "5e4e"));
+  CHECK_FALSE(has_legal(b.pos, "5e4d"));
+  Board k("3r4k/9/9/9/9/9/9/9/4K4 b - 1");
+  CHECK_FALSE(has_legal(k.pos, "5i6i"));
+  CHECK(has_legal(k.pos, "5i4i"));
+}
+
+TEST_CASE("evasions: capture, interpose, king moves; double check allows only the king") {
+  // Rook on 5a checks the king on 5i; black may interpose by drop or move, or step aside.
+  Board b("4r3k/9/9/9/9/9/9/3G5/4K4 b G 1");
+  REQUIRE(b.pos.in_check());
+  auto moves = legal_usi(b.pos);
+  CHECK(has_legal(b.pos, "G*5e"));
+  CHECK(has_legal(b.pos, "6h5h"));
+  CHECK(has_legal(b.pos, "5i4i"));
+  CHECK_FALSE(has_legal(b.pos, "G*4e"));
+  CHECK_FALSE(has_legal(b.pos, "6h6g"));
+  // Double check from a rook and a bishop: only king moves.
+  Board d("4r3k/9/9/9/b8/9/9/9/4K4 b G 1");
+  REQUIRE(d.pos.checkers().count() == 2);
+  for (const std::string& m : legal_usi(d.pos)) CHECK(m.substr(0, 2) == "5i");
+}
+
+TEST_CASE("positions without a king for one side (tsume) generate moves") {
+  Board b("8k/9/9/9/9/9/9/9/9 b 2R2B4G4S4N4L17P 1");
+  CHECK(legal_usi(b.pos).size() > 0);
+  Board w("8k/9/9/9/9/9/9/9/9 w 2r2b4g4s4n4l17p 1");
+  CHECK(legal_usi(w.pos).size() > 0);
+}
