@@ -83,6 +83,13 @@ const char* const TIME_KEYS[] = {"Time_Unit",           "Total_Time", "Byoyomi",
 
 }  // namespace
 
+// A Time / Time+ / Time- block as read, converted once the summary is complete. At namespace scope because a
+// nested class with member initialisers is not yet default-constructible inside its enclosing class (clang).
+struct RawTime {
+  std::map<std::string, std::pair<std::string, int>> values;  // key -> (value, line)
+  int begin_line = 0;
+};
+
 struct GameSummaryParser::Impl {
   enum class State { BeforeBegin, Summary, Time, Position, SkipBlock, Done, Failed };
 
@@ -93,10 +100,6 @@ struct GameSummaryParser::Impl {
   std::map<std::string, int> seen_keys;  // summary keys -> line, to reject duplicates
 
   // Time blocks: raw values until END, because Time_Unit may come after the values it scales.
-  struct RawTime {
-    std::map<std::string, std::pair<std::string, int>> values;  // key -> (value, line)
-    int begin_line = 0;
-  };
   std::optional<RawTime> common_time, side_time[shogi::COLOR_NB];
   RawTime* current_time = nullptr;
   std::string current_block;  // name of the Time or skipped block being read
