@@ -1,0 +1,241 @@
+#include "usi_client.h"
+
+#include <cassert>
+
+namespace arena::usi {
+
+using process::IoStatus;
+
+std::string_view to_string(Status status) {
+  switch (status) {
+    case Status::Ok: return "ok";
+    case Status::Timeout: return "timeout";
+    case Status::Disconnected: return "disconnected";
+    case Status::ProtocolError: return "protocol error";
+    case Status::InvalidOption: return "invalid option";
+  }
+  return "?";
+}
+
+std::string_view to_string(EngineState state) {
+  switch (state) {
+    case EngineState::Starting: return "starting";
+    case EngineState::Idle: return "idle";
+    case EngineState::Thinking: return "thinking";
+    case EngineState::Pondering: return "pondering";
+    case EngineState::Finishing: return "finishing";
+    case EngineState::Dead: return "dead";
+  }
+  return "?";
+}
+
+std::string go_command(const GoParams& p) {
+  std::string line = "go";
+  auto add = [&](const char* key, const auto& value) {
+    if (value) line.append(" ").append(key).append(" ").append(std::to_string(*value));
+  };
+  if (p.ponder) line += " ponder";
+  add("btime", p.btime);
+  add("wtime", p.wtime);
+  add("byoyomi", p.byoyomi);
+  add("binc", p.binc);
+  add("winc", p.winc);
+  add("movetime", p.movetime);
+  add("nodes", p.nodes);
+  add("depth", p.depth);
+  if (p.infinite) line += " infinite";
+  return line;
+}
+
+UsiClient::UsiClient(std::unique_ptr<process::EngineProcess> process) : process_(std::move(process)) {
+  assert(process_);
+}
+
+UsiClient::~UsiClient() {
+  if (state_ != EngineState::Dead) quit(std::chrono::milliseconds(200));
+}
+
+void UsiClient::warn(std::string text) {
+  // Bounded: an engine printing garbage forever must not grow the runner's memory.
+  if (warnings_.size() < 100) warnings_.push_back(std::move(text));
+}
+
+Result UsiClient::send(std::string_view line) {
+  if (state_ == EngineState::Dead) return {Status::Disconnected, "engine is not running"};
+  IoStatus s = process_->write_line(line);
+  if (s == IoStatus::Ok) return {};
+  if (s == IoStatus::Disconnected) {
+    state_ = EngineState::Dead;
+    return {Status::Disconnected, "engine closed its input while sending '" + std::string(line) + "'"};
+  }
+  // A full pipe for 10 s: the engine stopped reading. Treat it as gone; its stream is no longer usable.
+  state_ = EngineState::Dead;
+  return {Status::Timeout, "engine stopped reading its input ('" + std::string(line) + "' not sent)"};
+}
+
+Result UsiClient::read_until(std::string_view answer, Deadline deadline, bool collect_handshake) {
+  while (true) {
+    auto r = process_->read_line(deadline);
+    if (r.status == IoStatus::Timeout) return {Status::Timeout, "no '" + std::string(answer) + "' by the deadline"};
+    if (r.status == IoStatus::Disconnected) {
+      state_ = EngineState::Dead;
+      return {Status::Disconnected, "engine exited while waiting for '" + std::string(answer) + "'"};
+    }
+    auto words = split_words(r.line);
+    if (words.empty()) continue;
+    if (words.size() == 1 && words[0] == answer) return {};
+    if (!collect_handshake) continue;  // e.g. `info string` before readyok
+    if (words[0] == "id" && words.size() >= 2) {
+      // The rest of the line after "id name " or "id author ", spaces kept.
+      std::string_view line = r.line;
+      std::size_t pos = std::size_t(words[1].data() - line.data()) + words[1].size();
+      std::string rest(line.substr(std::min(line.size(), pos + 1)));
+      if (words[1] == "name") identity_.name = rest;
+      else if (words[1] == "author") identity_.author = rest;
+    } else if (words[0] == "option") {
+      auto spec = parse_option_line(r.line);
+      if (spec) options_.push_back(std::move(*spec));
+      else warn(spec.error());
+    }
+    // Anything else before usiok (banners, copyright lines) is ignored.
+  }
+}
+
+Result UsiClient::handshake(Deadline deadline) {
+  assert(state_ == EngineState::Starting || state_ == EngineState::Dead);
+  if (auto s = send("usi"); !s.ok()) return s;
+  Result r = read_until("usiok", deadline, true);
+  if (r.ok()) state_ = EngineState::Idle;
+  return r;
+}
+
+std::optional<OptionSpec> UsiClient::find_option(std::string_view name) const {
+  for (const auto& o : options_)
+    if (iequals(o.name, name)) return o;
+  return implicit_usi_option(name);
+}
+
+Result UsiClient::check_option(std::string_view name, std::string_view value) const {
+  auto option = find_option(name);
+  if (!option) {
+    std::string offered;
+    for (const auto& o : options_) offered += (offered.empty() ? "" : ", ") + o.name;
+    std::string engine = identity_.name.empty() ? process_->name() : identity_.name;
+    return {Status::InvalidOption, "engine '" + engine + "' has no option '" + std::string(name) +
+                                       "' (it offers: " + (offered.empty() ? "none" : offered) + ")"};
+  }
+  auto ok = check_option_value(*option, value);
+  if (!ok) return {Status::InvalidOption, ok.error()};
+  return {};
+}
+
+Result UsiClient::set_option(std::string_view name, std::string_view value) {
+  if (auto r = check_option(name, value); !r.ok()) return r;
+  return send(setoption_command(*find_option(name), value));
+}
+
+Result UsiClient::is_ready(Deadline deadline) {
+  if (auto s = send("isready"); !s.ok()) return s;
+  return read_until("readyok", deadline, false);
+}
+
+Result UsiClient::new_game() { return send("usinewgame"); }
+
+Result UsiClient::position(std::string_view line) {
+  assert(line.starts_with("position "));
+  return send(line);
+}
+
+Result UsiClient::go(const GoParams& params) {
+  assert(state_ == EngineState::Idle || state_ == EngineState::Dead);
+  Result r = send(go_command(params));
+  // Time runs from the moment the line is in the engine's pipe.
+  go_time_ = SteadyClock::now();
+  if (r.ok()) state_ = params.ponder ? EngineState::Pondering : EngineState::Thinking;
+  return r;
+}
+
+SearchResult UsiClient::wait_bestmove(Deadline deadline) {
+  assert(state_ == EngineState::Thinking || state_ == EngineState::Pondering || state_ == EngineState::Dead);
+  SearchResult result;
+  result.go_time = go_time_;
+  if (state_ == EngineState::Dead) {
+    result.status = Status::Disconnected;
+    result.text = "engine is not running";
+    return result;
+  }
+  while (true) {
+    // Deadline is absolute: an info flood must not buy thinking time.
+    auto r = process_->read_line(deadline);
+    if (r.status == IoStatus::Timeout) {
+      result.status = Status::Timeout;
+      result.text = "no bestmove by the deadline";
+      return result;
+    }
+    if (r.status == IoStatus::Disconnected) {
+      state_ = EngineState::Dead;
+      result.status = Status::Disconnected;
+      result.text = "engine exited while thinking";
+      return result;
+    }
+    std::string_view line = r.line;
+    if (line.starts_with("info")) {
+      if (line.size() > 4 && line[4] != ' ' && line[4] != '\t') continue;
+      ++result.info_lines;
+      std::string error;
+      auto info = parse_info(line, &error);
+      if (!info) {
+        warn("unparsable info line '" + r.line + "': " + error);
+        continue;
+      }
+      if (!info->multipv || *info->multipv == 1) result.info.merge(*info);
+      continue;
+    }
+    if (line.starts_with("bestmove")) {
+      result.bestmove_time = r.time;
+      state_ = EngineState::Idle;
+      std::string error;
+      auto best = parse_bestmove(line, &error);
+      result.text = r.line;
+      if (!best) {
+        result.status = Status::ProtocolError;
+        result.bestmove.raw = r.line;
+        return result;
+      }
+      result.status = Status::Ok;
+      result.bestmove = std::move(*best);
+      return result;
+    }
+    // Other lines during a search (readyok of a stall ping, chatter) are not ours to judge.
+  }
+}
+
+Result UsiClient::stop() { return send("stop"); }
+
+Result UsiClient::ponder_hit() {
+  assert(state_ == EngineState::Pondering || state_ == EngineState::Dead);
+  Result r = send("ponderhit");
+  ponderhit_time_ = SteadyClock::now();
+  if (r.ok()) state_ = EngineState::Thinking;
+  return r;
+}
+
+Result UsiClient::game_over(GameOver result) {
+  const char* word = result == GameOver::Win ? "win" : result == GameOver::Lose ? "lose" : "draw";
+  Result r = send(std::string("gameover ") + word);
+  if (r.ok()) state_ = EngineState::Idle;
+  return r;
+}
+
+bool UsiClient::quit(std::chrono::milliseconds grace) {
+  if (state_ != EngineState::Dead) {
+    // Written directly: a failure here changes nothing, the process is stopped either way.
+    process_->write_line("quit", SteadyClock::now() + grace);
+    state_ = EngineState::Finishing;
+  }
+  bool by_itself = process_->terminate(grace);
+  state_ = EngineState::Dead;
+  return by_itself;
+}
+
+}  // namespace arena::usi

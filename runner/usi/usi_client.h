@@ -1,0 +1,141 @@
+#pragma once
+// The USI client: drives one engine process through handshake, options, position/go/stop/ponderhit, gameover
+// and quit. Every wait has an absolute deadline; results are values. The client formats and parses; whether a
+// bestmove is legal, and how much time a move may take, is the game layer's business.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "process/engine_process.h"
+#include "usi/usi_info.h"
+#include "usi/usi_option.h"
+
+namespace arena::usi {
+
+using process::Deadline;
+using process::SteadyClock;
+
+enum class Status {
+  Ok,
+  Timeout,        // no answer by the deadline; the engine may still be alive
+  Disconnected,   // the engine closed its stdout or stdin: it is gone
+  ProtocolError,  // it answered with something that is not USI (a malformed bestmove, ...)
+  InvalidOption,  // a configured option the engine does not have, or a value it does not allow
+};
+std::string_view to_string(Status status);
+
+// Like cutechess: what the engine is doing as far as the protocol knows.
+enum class EngineState {
+  Starting,   // `usi` not yet answered
+  Idle,       // ready for position/go
+  Thinking,   // `go` sent, bestmove pending
+  Pondering,  // `go ponder` sent, waiting for ponderhit or stop
+  Finishing,  // `quit` sent
+  Dead,       // process gone
+};
+std::string_view to_string(EngineState state);
+
+struct Result {
+  Status status = Status::Ok;
+  std::string text;  // the offending raw line, or an explanation
+
+  bool ok() const { return status == Status::Ok; }
+};
+
+struct Identity {
+  std::string name;
+  std::string author;
+};
+
+// Limits of one `go`. USI semantics (design.md §4): btime/wtime are the remaining main times WITHOUT this move's
+// increment; the mover may use btime + binc on this move. Never add the increment into btime and send binc too.
+struct GoParams {
+  std::optional<std::int64_t> btime, wtime;  // ms
+  std::optional<std::int64_t> byoyomi;       // ms per move once main time is used up
+  std::optional<std::int64_t> binc, winc;    // ms (Fischer)
+  std::optional<std::int64_t> movetime;      // ms
+  std::optional<std::int64_t> nodes;
+  std::optional<int> depth;
+  bool ponder = false;
+  bool infinite = false;
+};
+// "go [ponder] [btime B wtime W] [byoyomi Y] [binc I winc I] [movetime T] [nodes N] [depth D] [infinite]"
+std::string go_command(const GoParams& params);
+
+struct SearchResult {
+  Status status = Status::Timeout;
+  BestMove bestmove;       // status Ok
+  std::string text;        // the raw bestmove line (also when malformed) or an explanation
+  SearchInfo info;         // the engine's last word on its main line (multipv 1), merged over its info lines
+  int info_lines = 0;      // info lines received during this search
+  SteadyClock::time_point go_time;        // when the go line was written
+  SteadyClock::time_point bestmove_time;  // when the bestmove line was read off the pipe
+  std::chrono::microseconds elapsed() const {
+    return std::chrono::duration_cast<std::chrono::microseconds>(bestmove_time - go_time);
+  }
+};
+
+class UsiClient {
+ public:
+  explicit UsiClient(std::unique_ptr<process::EngineProcess> process);
+  // Quits with a short grace if the caller did not.
+  ~UsiClient();
+  UsiClient(const UsiClient&) = delete;
+  UsiClient& operator=(const UsiClient&) = delete;
+
+  // `usi` -> id name / id author / option lines -> `usiok`. Malformed option lines are skipped with a warning.
+  Result handshake(Deadline deadline);
+  const Identity& identity() const { return identity_; }
+  const std::vector<OptionSpec>& options() const { return options_; }
+  // Case-insensitive; also USI_Hash and USI_Ponder, which engines accept without advertising them.
+  std::optional<OptionSpec> find_option(std::string_view name) const;
+  // Validation only: a bad configuration is reported before anything is sent.
+  Result check_option(std::string_view name, std::string_view value) const;
+  // Checks, then sends `setoption` (status InvalidOption and nothing sent if the check fails).
+  Result set_option(std::string_view name, std::string_view value);
+
+  // `isready` -> `readyok`.
+  Result is_ready(Deadline deadline);
+  Result new_game();
+  // A ready-made "position ..." line (shogi::GameRecord::usi_position_command()).
+  Result position(std::string_view line);
+  // Sends go; the state becomes Thinking, or Pondering for `go ponder`.
+  Result go(const GoParams& params);
+  // Reads until `bestmove` or the absolute deadline; info lines do not move the deadline. On Timeout the state
+  // is unchanged and the caller may stop and wait again.
+  SearchResult wait_bestmove(Deadline deadline);
+  Result stop();
+  // Pondering -> Thinking; the search's go_time is NOT reset (the game layer times from the ponderhit itself).
+  Result ponder_hit();
+  enum class GameOver { Win, Lose, Draw };
+  Result game_over(GameOver result);
+  // `quit`, then up to `grace` for the process to exit, then kill; always reaped. True if it exited by itself.
+  bool quit(std::chrono::milliseconds grace);
+
+  EngineState state() const { return state_; }
+  process::EngineProcess& process() { return *process_; }
+  // Non-fatal oddities (skipped option lines, unparsable info lines), for the engine's log.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+  // When the last ponderhit was written.
+  SteadyClock::time_point ponderhit_time() const { return ponderhit_time_; }
+
+ private:
+  Result send(std::string_view line);
+  Result read_until(std::string_view answer, Deadline deadline, bool collect_handshake);
+  void warn(std::string text);
+
+  std::unique_ptr<process::EngineProcess> process_;
+  EngineState state_ = EngineState::Starting;
+  Identity identity_;
+  std::vector<OptionSpec> options_;
+  std::vector<std::string> warnings_;
+  SteadyClock::time_point go_time_{};
+  SteadyClock::time_point ponderhit_time_{};
+};
+
+}  // namespace arena::usi

@@ -1,0 +1,359 @@
+// mock_usi_engine: one scripted USI engine whose misbehaviour is chosen on the command line, for the process,
+// USI-client and end-to-end tests. Deterministic: the same arguments and input give the same output.
+//
+//   mock_usi_engine [--behavior B] [--after N] [--delay-ms D] [--think-ms T] [--count N] [--random --seed S]
+//                   [--with-ponder] [--text LINE] [--stderr-bytes N] [--name NAME]
+//
+// Behaviours:
+//   normal              first legal move (or a seeded random one with --random) after --think-ms; resign if none
+//   crash-at-start      dies of SIGSEGV before reading anything
+//   crash-on-go         like normal for --after N searches (default 0), then dies of SIGSEGV on go
+//   never-answer-go     never answers go by itself; answers stop
+//   answer-after-delay  answers go after --delay-ms (stop still answers at once)
+//   illegal-move        answers with a well-formed move of a piece that is not there
+//   malformed-bestmove  answers "bestmove" with no move, or --text LINE
+//   false-win           answers "bestmove win" without checking the declaration
+//   resign              answers "bestmove resign"
+//   info-flood          --count N info lines (default 10000), kept up until --think-ms has passed, then bestmove
+//   slow-usiok          answers usi after --delay-ms
+//   ignore-stop         answers go only after --delay-ms (default never) and ignores stop
+//   late-quit-exit      exits --delay-ms after quit (and on stdin EOF)
+// `go ponder` waits for ponderhit (then thinks --think-ms) or stop (answers at once), except as said above.
+// Each setoption is echoed as "info string option <name> = <value>", so tests can see what was sent.
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "rules/game_end.h"
+#include "rules/movegen.h"
+#include "rules/notation.h"
+#include "rules/position.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Config {
+  std::string behavior = "normal";
+  int after = 0;
+  long delay_ms = -1;  // -1: not given
+  long think_ms = 0;
+  long count = 10000;
+  bool random = false;
+  std::uint64_t seed = 1;
+  bool with_ponder = false;
+  std::optional<std::string> text;
+  long stderr_bytes = 0;
+  std::string name = "MockEngine";
+};
+
+[[noreturn]] void usage(const std::string& why) {
+  std::fprintf(stderr, "mock_usi_engine: %s\n", why.c_str());
+  std::exit(2);
+}
+
+Config parse_args(int argc, char** argv) {
+  Config c;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) usage(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--behavior") c.behavior = next();
+    else if (a == "--after") c.after = std::stoi(next());
+    else if (a == "--delay-ms") c.delay_ms = std::stol(next());
+    else if (a == "--think-ms") c.think_ms = std::stol(next());
+    else if (a == "--count") c.count = std::stol(next());
+    else if (a == "--random") c.random = true;
+    else if (a == "--seed") c.seed = std::stoull(next());
+    else if (a == "--with-ponder") c.with_ponder = true;
+    else if (a == "--text") c.text = next();
+    else if (a == "--stderr-bytes") c.stderr_bytes = std::stol(next());
+    else if (a == "--name") c.name = next();
+    else usage("unknown argument " + a);
+  }
+  static const char* known[] = {"normal",         "crash-at-start",     "crash-on-go", "never-answer-go",
+                                "answer-after-delay", "illegal-move", "malformed-bestmove", "false-win",
+                                "resign",         "info-flood",         "slow-usiok",  "ignore-stop",
+                                "late-quit-exit"};
+  bool ok = false;
+  for (const char* k : known) ok |= c.behavior == k;
+  if (!ok) usage("unknown behavior " + c.behavior);
+  return c;
+}
+
+[[noreturn]] void crash() {
+  // A real crash (death by signal), without leaving core files behind.
+  rlimit none{0, 0};
+  ::setrlimit(RLIMIT_CORE, &none);
+  ::signal(SIGSEGV, SIG_DFL);
+  ::raise(SIGSEGV);
+  std::_Exit(139);
+}
+
+void say(const std::string& line) {
+  std::fwrite(line.data(), 1, line.size(), stdout);
+  std::fputc('\n', stdout);
+  std::fflush(stdout);
+}
+
+std::uint64_t splitmix(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+std::string square_name(int sq) {
+  return std::string(1, char('1' + sq / 9)) + char('a' + sq % 9);
+}
+
+class Mock {
+ public:
+  explicit Mock(Config c) : cfg_(std::move(c)) { record_.start("startpos"); }
+
+  int run() {
+    if (cfg_.behavior == "crash-at-start") crash();
+    if (cfg_.stderr_bytes > 0) {
+      std::string junk(std::size_t(cfg_.stderr_bytes), 'e');
+      std::fwrite(junk.data(), 1, junk.size(), stderr);
+      std::fflush(stderr);
+    }
+    std::string buffer;
+    char chunk[4096];
+    while (true) {
+      flood_some();
+      int timeout = next_timeout_ms();
+      pollfd p{STDIN_FILENO, POLLIN, 0};
+      int n = ::poll(&p, 1, timeout);
+      if (n > 0) {
+        ssize_t got = ::read(STDIN_FILENO, chunk, sizeof chunk);
+        if (got <= 0) return on_eof();
+        buffer.append(chunk, std::size_t(got));
+        std::size_t nl;
+        while ((nl = buffer.find('\n')) != std::string::npos) {
+          std::string line = buffer.substr(0, nl);
+          buffer.erase(0, nl + 1);
+          if (!line.empty() && line.back() == '\r') line.pop_back();
+          if (auto code = handle(line)) return *code;
+        }
+      }
+      fire_due();
+    }
+  }
+
+ private:
+  bool is(std::string_view b) const { return cfg_.behavior == b; }
+
+  int on_eof() {
+    if (is("late-quit-exit")) std::this_thread::sleep_for(std::chrono::milliseconds(std::max(0L, cfg_.delay_ms)));
+    return 0;
+  }
+
+  // The earliest scheduled event, as a poll timeout (-1: none).
+  int next_timeout_ms() const {
+    if (flooding_) return 0;
+    std::optional<Clock::time_point> due;
+    if (usiok_due_) due = *usiok_due_;
+    if (answer_due_ && (!due || *answer_due_ < *due)) due = *answer_due_;
+    if (!due) return -1;
+    auto left = std::chrono::ceil<std::chrono::milliseconds>(*due - Clock::now()).count();
+    return int(std::max<long long>(0, left));
+  }
+
+  void fire_due() {
+    auto now = Clock::now();
+    if (usiok_due_ && now >= *usiok_due_) {
+      usiok_due_.reset();
+      say("usiok");
+    }
+    if (answer_due_ && now >= *answer_due_) {
+      answer_due_.reset();
+      answer();
+    }
+  }
+
+  void flood_some() {
+    if (!flooding_) return;
+    // A batch at a time, then back to poll so stop and quit are still heard.
+    for (int i = 0; i < 64 && flooding_; ++i) {
+      ++flood_sent_;
+      say("info depth " + std::to_string(flood_sent_ % 64 + 1) + " score cp " + std::to_string(flood_sent_ % 200) +
+          " nodes " + std::to_string(flood_sent_ * 1000) + " pv 7g7f 3c3d");
+      if (flood_sent_ >= cfg_.count && Clock::now() >= flood_until_) {
+        flooding_ = false;
+        answer();
+      }
+    }
+  }
+
+  void print_usi() {
+    say("id name " + cfg_.name);
+    say("id author Shogi Arena tests");
+    say("option name Hash type spin default 16 min 1 max 1024");
+    say("option name Threads type spin default 1 min 1 max 8");
+    say("option name Move Overhead type spin default 10 min 0 max 5000");
+    say("option name Style type combo default Normal var Solid var Normal var Risky");
+    say("option name OwnBook type check default true");
+    say("option name BookFile type filename default book.db");
+    say("option name Nickname type string default <empty>");
+    say("option name Clear Hash type button");
+    say("option name Broken type spin default 5");  // no min/max: clients must skip it, not choke
+  }
+
+  // Returns an exit code when the engine should exit.
+  std::optional<int> handle(const std::string& line) {
+    std::string_view l = line;
+    auto word_end = l.find(' ');
+    std::string_view cmd = l.substr(0, word_end);
+    std::string_view rest = word_end == std::string_view::npos ? std::string_view() : l.substr(word_end + 1);
+    if (cmd == "usi") {
+      print_usi();
+      if (is("slow-usiok")) usiok_due_ = Clock::now() + std::chrono::milliseconds(std::max(0L, cfg_.delay_ms));
+      else say("usiok");
+    } else if (cmd == "isready") {
+      say("readyok");
+    } else if (cmd == "setoption") {
+      // "name <n...> value <v...>"
+      std::string_view r = rest;
+      if (r.starts_with("name ")) r.remove_prefix(5);
+      auto v = r.find(" value ");
+      std::string name(r.substr(0, v)), value = v == std::string_view::npos ? "" : std::string(r.substr(v + 7));
+      say("info string option " + name + " = " + value);
+    } else if (cmd == "usinewgame") {
+      searches_ = 0;
+    } else if (cmd == "position") {
+      auto ok = record_.start(rest);
+      if (!ok) {
+        say("info string bad position: " + ok.error());
+        record_.start("startpos");
+      }
+    } else if (cmd == "go") {
+      go(rest);
+    } else if (cmd == "stop") {
+      if (searching_ && !is("ignore-stop")) {
+        flooding_ = false;
+        answer();
+      }
+    } else if (cmd == "ponderhit") {
+      if (searching_ && pondering_) {
+        pondering_ = false;
+        schedule_answer();
+      }
+    } else if (cmd == "gameover") {
+      searching_ = false;
+      answer_due_.reset();
+    } else if (cmd == "quit") {
+      if (is("late-quit-exit")) std::this_thread::sleep_for(std::chrono::milliseconds(std::max(0L, cfg_.delay_ms)));
+      return 0;
+    }
+    // Unknown commands are ignored, as USI asks.
+    return std::nullopt;
+  }
+
+  void go(std::string_view args) {
+    ++searches_;
+    if (is("crash-on-go") && searches_ > cfg_.after) crash();
+    searching_ = true;
+    pondering_ = args.starts_with("ponder") || args.find(" ponder") != std::string_view::npos;
+    bool infinite = args.find("infinite") != std::string_view::npos;
+    go_time_ = Clock::now();
+    if (pondering_ || infinite) return;
+    schedule_answer();
+  }
+
+  void schedule_answer() {
+    auto now = Clock::now();
+    if (is("never-answer-go")) return;
+    if (is("answer-after-delay") || is("ignore-stop")) {
+      if (cfg_.delay_ms >= 0) answer_due_ = now + std::chrono::milliseconds(cfg_.delay_ms);
+      return;
+    }
+    if (is("info-flood")) {
+      flooding_ = true;
+      flood_sent_ = 0;
+      flood_until_ = now + std::chrono::milliseconds(cfg_.think_ms);
+      return;
+    }
+    answer_due_ = now + std::chrono::milliseconds(cfg_.think_ms);
+  }
+
+  shogi::Move choose(const shogi::Position& pos) const {
+    shogi::MoveList<shogi::LEGAL> moves(pos);
+    if (moves.size() == 0) return shogi::MOVE_NONE;
+    std::size_t index = 0;
+    if (cfg_.random) index = splitmix(cfg_.seed ^ splitmix(std::uint64_t(pos.key()))) % moves.size();
+    return moves.begin()[index].move;
+  }
+
+  void answer() {
+    if (!searching_) return;
+    searching_ = false;
+    pondering_ = false;
+    answer_due_.reset();
+    const shogi::Position& pos = record_.position();
+    if (is("illegal-move")) {
+      // A well-formed move of a piece that is not there.
+      int from = 0;
+      while (from < shogi::SQ_NB && pos.piece_on(shogi::Square(from)) != shogi::NO_PIECE) ++from;
+      say("bestmove " + square_name(from) + square_name((from + 1) % shogi::SQ_NB));
+      return;
+    }
+    if (is("malformed-bestmove")) return say(cfg_.text.value_or("bestmove"));
+    if (is("false-win")) return say("bestmove win");
+    if (is("resign")) return say("bestmove resign");
+    shogi::Move m = choose(pos);
+    if (m == shogi::MOVE_NONE) return say("bestmove resign");
+    auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - go_time_).count();
+    std::string usi = shogi::to_usi(m);
+    say("info depth 1 seldepth 1 score cp 0 nodes 1 nps 1000 time " + std::to_string(elapsed) + " pv " + usi);
+    std::string line = "bestmove " + usi;
+    if (cfg_.with_ponder) {
+      shogi::StateInfo si;
+      shogi::Position next;
+      shogi::StateInfo next_si;
+      next.copy_from(pos, &next_si);
+      next.do_move(m, si);
+      shogi::Move reply = choose(next);
+      if (reply != shogi::MOVE_NONE) line += " ponder " + shogi::to_usi(reply);
+    }
+    say(line);
+  }
+
+  Config cfg_;
+  shogi::GameRecord record_;
+  int searches_ = 0;
+  bool searching_ = false;
+  bool pondering_ = false;
+  bool flooding_ = false;
+  long flood_sent_ = 0;
+  Clock::time_point flood_until_{};
+  Clock::time_point go_time_{};
+  std::optional<Clock::time_point> usiok_due_;
+  std::optional<Clock::time_point> answer_due_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Config cfg = parse_args(argc, argv);
+  shogi::Position::init();
+  // The runner may have ignored SIGPIPE; an engine whose reader is gone should just die.
+  ::signal(SIGPIPE, SIG_DFL);
+  Mock mock(std::move(cfg));
+  return mock.run();
+}

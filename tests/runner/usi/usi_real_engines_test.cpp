@@ -1,0 +1,94 @@
+// The USI client against the real engines Debian packages (fairy-stockfish, gpsshogi): their advertised options
+// are parsed and one move is played. Skipped, with a warning, when an engine is not installed. Separate from the
+// mock tests because gpsusi needs about 6 s of CPU before it answers `usi` (ctest label real_engines).
+
+#include <doctest/doctest.h>
+
+#include <cerrno>
+#include <csignal>
+#include <filesystem>
+
+#include "rules/game_end.h"
+#include "rules/position.h"
+#include "usi/usi_client.h"
+
+using namespace arena::usi;
+using arena::process::EngineProcess;
+using arena::process::ProcessSpec;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::unique_ptr<UsiClient> start(const std::string& executable) {
+  ProcessSpec spec;
+  spec.executable = executable;
+  auto p = EngineProcess::start(std::move(spec));
+  REQUIRE_MESSAGE(p.has_value(), (p ? "" : p.error()));
+  return std::make_unique<UsiClient>(std::move(*p));
+}
+
+bool pid_gone(pid_t pid) { return ::kill(pid, 0) == -1 && errno == ESRCH; }
+
+double ms(SteadyClock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+GoParams byoyomi(std::int64_t ms_per_move) {
+  GoParams p;
+  p.btime = 0;
+  p.wtime = 0;
+  p.byoyomi = ms_per_move;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("real engines: handshake and options (skipped when not installed)") {
+  struct Real {
+    const char* path;
+    std::vector<std::string> must_have;
+    GoParams go;
+  };
+  GoParams quick;
+  quick.movetime = 200;
+  std::vector<Real> engines = {{"/usr/games/fairy-stockfish", {"Hash", "Threads", "Move Overhead"}, quick},
+                               {"/usr/games/gpsusi", {"Thread", "BookDepth", "LimitDepth"}, byoyomi(1000)}};
+  for (const auto& e : engines) {
+    if (!std::filesystem::exists(e.path)) {
+      WARN_MESSAGE(false, "skipped: " << e.path << " is not installed");
+      continue;
+    }
+    CAPTURE(e.path);
+    shogi::Position::init();
+    auto m = start(e.path);
+    auto t0 = SteadyClock::now();
+    auto r = m->handshake(t0 + 60s);
+    REQUIRE_MESSAGE(r.ok(), to_string(r.status) << ": " << r.text << " after " << ms(SteadyClock::now() - t0) << " ms");
+    CHECK_FALSE(m->identity().name.empty());
+    CHECK(m->warnings().empty());
+    for (const auto& name : e.must_have) CHECK_MESSAGE(m->find_option(name), name);
+    MESSAGE(m->identity().name << ": " << m->options().size() << " options, usiok after "
+                                  << ms(SteadyClock::now() - t0) << " ms");
+    if (std::string(e.path).find("fairy") != std::string::npos) {
+      CHECK(m->find_option("Hash")->max == 131072);
+      CHECK(m->set_option("Hash", "0").status == Status::InvalidOption);
+      CHECK(m->set_option("Hash", "16").ok());
+      CHECK(m->find_option("UCI_Variant")->vars.size() > 10);
+    } else {
+      CHECK(m->find_option("Thread")->max == 2);
+      CHECK(m->set_option("Thread", "3").status == Status::InvalidOption);
+      CHECK(m->set_option("Thread", "1").ok());
+    }
+    REQUIRE(m->is_ready(SteadyClock::now() + 10s).ok());
+    REQUIRE(m->new_game().ok());
+    REQUIRE(m->position("position startpos").ok());
+    REQUIRE(m->go(e.go).ok());
+    auto best = m->wait_bestmove(SteadyClock::now() + 10s);
+    REQUIRE(best.status == Status::Ok);
+    shogi::GameRecord record;
+    REQUIRE(record.start("startpos"));
+    CHECK(record.play_usi(best.bestmove.move).has_value());
+    pid_t pid = m->process().pid();
+    m->game_over(UsiClient::GameOver::Draw);
+    CHECK(m->quit(2s));
+    CHECK(pid_gone(pid));
+  }
+}
