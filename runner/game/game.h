@@ -1,0 +1,109 @@
+#pragma once
+// One game between two USI engines, judged by the rules library and timed by the runner.
+//
+// A Player owns one engine process across many games (usinewgame between them) and is restarted by the caller
+// after a crash. play_game() never throws for anything an engine does: crashes, stalls, illegal moves and time
+// losses all end the game with a Termination. Configuration problems surface earlier, from Player::start().
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <expected>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "game/game_result.h"
+#include "rules/game_end.h"
+
+namespace arena::usi {
+class UsiClient;
+}
+
+namespace arena::game {
+
+// A clock setting for one side. USI semantics: the increment of a move is not part of the remaining time sent
+// as btime/wtime; the mover may use remaining + increment (or remaining + byoyomi once remaining is spent).
+struct TimeControl {
+  int64_t base_ms = 0;       // main time; 0 with byoyomi = byoyomi only
+  int64_t increment_ms = 0;  // Fischer increment per move
+  int64_t byoyomi_ms = 0;    // per-move time once the main time is used up
+  // Limits instead of (or besides) a clock; a TimeControl with no clock and no limit is invalid.
+  std::optional<int64_t> movetime_ms;
+  std::optional<int64_t> nodes;
+  std::optional<int> depth;
+
+  bool has_clock() const { return base_ms > 0 || increment_ms > 0 || byoyomi_ms > 0; }
+  // "10+0.1", "0+1b" (byoyomi), "60+10b", "movetime=1", "nodes=10000", "depth=6" — see parse_time_control.
+  std::string to_string() const;
+};
+// Parses the forms to_string() writes: "<base s>[+<inc s>]" Fischer, "<base s>+<byo s>b" byoyomi,
+// "movetime=<s>", "nodes=<n>", "depth=<d>". Seconds may have decimals. The error names what was expected.
+std::expected<TimeControl, std::string> parse_time_control(std::string_view text);
+
+struct EngineConfig {
+  std::string name;                 // display name; defaults to the engine's `id name`
+  std::string command;              // executable (never run through a shell)
+  std::vector<std::string> args;
+  std::string working_dir;          // empty: the runner's working directory
+  std::vector<std::pair<std::string, std::string>> options;  // setoption name/value, in order
+  TimeControl time_control;
+  bool ponder = false;
+  std::chrono::milliseconds startup_timeout{10000};  // usi -> usiok, isready -> readyok
+  std::string stderr_log;           // file for the engine's stderr (appended); empty discards it
+  std::string io_log;               // file for every line in and out with timestamps; empty: none
+};
+
+// Score-based adjudication, off unless enabled.
+struct Adjudication {
+  bool resign_enabled = false;
+  int resign_score_cp = 3000;  // both engines agree one side is worse than this ...
+  int resign_moves = 4;        // ... for this many consecutive moves each
+  bool draw_enabled = false;
+  int draw_score_cp = 20;      // both engines within +-this ...
+  int draw_moves = 8;          // ... for this many consecutive moves each ...
+  int draw_min_ply = 120;      // ... after this ply
+};
+
+struct GameOptions {
+  std::string event = "shogi-arena";
+  int max_plies = 512;                    // counted from SFEN move number 1; 0 = no limit
+  int64_t margin_ms = 100;                // the only timing tolerance; 0 allowed
+  int64_t stall_timeout_ms = 3000;        // after the flag and `stop`, an engine silent this long is killed
+  shogi::EnteringKingRule entering_king = shogi::EnteringKingRule::Point27;
+  Adjudication adjudication;
+};
+
+class Player {
+ public:
+  explicit Player(EngineConfig config);
+  ~Player();
+  Player(const Player&) = delete;
+  Player& operator=(const Player&) = delete;
+
+  // Starts the process, handshakes, validates and sends the options, waits for readyok. A bad option or an
+  // engine that does not answer is an error naming the engine and what went wrong. Restarts if already running.
+  std::expected<void, std::string> start();
+  bool running() const;
+  // quit, a grace period, then kill; always reaped.
+  void stop();
+
+  const EngineConfig& config() const { return config_; }
+  const std::string& name() const { return name_; }
+  usi::UsiClient& client() { return *client_; }
+
+ private:
+  EngineConfig config_;
+  std::string name_;
+  std::unique_ptr<usi::UsiClient> client_;
+};
+
+// Plays one game from `start_position` ("startpos", "startpos moves ...", "sfen ... [moves ...]"); the moves
+// given with it are recorded as opening moves. Both players must be started. If `interrupt` becomes true the
+// game ends as Interrupted. After the game each engine has been sent `gameover` (unless it died).
+PlayedGame play_game(Player& black, Player& white, const std::string& start_position, const GameOptions& options,
+                     const std::atomic<bool>* interrupt = nullptr);
+
+}  // namespace arena::game

@@ -1,0 +1,75 @@
+#pragma once
+// What one finished game produced: the moves with their times and engine comments, and how it ended.
+// Shared by the game loop (which fills it), the records writers and the tournament journal.
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rules/types.h"
+
+namespace arena {
+
+enum class Outcome { None, BlackWin, WhiteWin, Draw };
+
+// Why a game ended. The loser is the side named by GameResult::outcome's opposite.
+enum class Termination {
+  None,               // still running (or never started)
+  Resign,             // `bestmove resign`
+  Checkmate,          // the side to move had no legal move
+  Sennichite,         // fourth repetition: draw
+  PerpetualCheck,     // fourth repetition with one side checking throughout: that side loses
+  Declaration,        // a valid `bestmove win` (entering-king declaration)
+  IllegalDeclaration, // `bestmove win` when the declaration rule does not hold: loss
+  IllegalMove,        // an illegal or unparsable bestmove: loss
+  TimeForfeit,        // the move arrived after the time allowed (or not at all before the flag)
+  Stall,              // no answer even after stop and the stall timeout: killed, loss
+  Disconnect,         // the engine crashed or closed its pipes: loss
+  MaxMoves,           // the ply limit: draw
+  Adjudication,       // score-based resign/draw adjudication by the runner
+  Interrupted,        // the runner stopped the game (Ctrl-C, runner error): not scored
+};
+
+std::string_view to_string(Termination t);
+std::string_view to_string(Outcome o);
+
+struct GameResult {
+  Outcome outcome = Outcome::None;
+  Termination termination = Termination::None;
+  std::string detail;  // human-readable explanation, e.g. "7g7e: the pawn on 7g cannot move to 7e"
+};
+
+// The engine's last `info` before its move, kept for records.
+struct SearchInfo {
+  std::optional<int> depth;
+  std::optional<int> seldepth;
+  std::optional<int> score_cp;    // from the mover's point of view
+  std::optional<int> score_mate;  // plies; negative when the mover is being mated
+  std::optional<uint64_t> nodes;
+  std::vector<std::string> pv;    // USI moves
+};
+
+struct MoveRecord {
+  shogi::Move move = shogi::MOVE_NONE;
+  int64_t time_ms = 0;  // thinking time measured by the runner (from `go` written to `bestmove` read)
+  SearchInfo info;
+  bool opening = false;  // part of the opening, not played by the engines
+};
+
+struct PlayedGame {
+  std::string event;
+  std::string names[shogi::COLOR_NB];  // black (sente), white (gote)
+  std::chrono::system_clock::time_point start_time{};
+  std::chrono::system_clock::time_point end_time{};
+  std::string start_sfen;               // the position before the first move of `moves`
+  std::string time_control;             // human-readable, e.g. "10+0.1" or "0+1 byoyomi"
+  std::vector<MoveRecord> moves;
+  GameResult result;
+  // The raw text of an illegal or unparsable final move (not part of `moves`), for records.
+  std::string illegal_move_text;
+};
+
+}  // namespace arena
