@@ -1,0 +1,57 @@
+// shogi-arena-engine: a USI engine.
+//   shogi-arena-engine                       the USI protocol on standard input/output
+//   shogi-arena-engine bench [depth]         fixed-depth search of fixed positions; prints the node signature
+//   shogi-arena-engine perft <depth> [sfen]  move-generation node counts, divided by root move
+//   shogi-arena-engine <usi command ...>     runs one command, waits for its search, then exits
+
+#include <exception>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "usi/bench.h"
+#include "usi/usi.h"
+
+int main(int argc, char* argv[]) {
+  try {
+    std::ios::sync_with_stdio(false);
+    if (argc == 1) {
+      shogi::usi::UsiLoop loop(std::cin, std::cout);
+      loop.run();
+      return 0;
+    }
+    const std::string cmd = argv[1];
+    if (cmd == "bench") {
+      const int depth = argc > 2 ? std::stoi(argv[2]) : shogi::usi::BENCH_DEPTH;
+      shogi::usi::run_bench(std::cout, depth);
+      return 0;
+    }
+    std::istringstream no_input;
+    shogi::usi::UsiLoop loop(no_input, std::cout);
+    if (cmd == "perft") {
+      if (argc < 3) {
+        std::cerr << "usage: shogi-arena-engine perft <depth> [sfen ...]\n";
+        return 2;
+      }
+      std::string sfen;
+      for (int i = 3; i < argc; ++i) sfen += std::string(i > 3 ? " " : "") + argv[i];
+      if (!sfen.empty()) {
+        const std::string position = sfen.rfind("sfen", 0) == 0 || sfen.rfind("startpos", 0) == 0 ? sfen : "sfen " + sfen;
+        if (auto r = loop.engine().set_position(position); !r) {
+          std::cerr << "bad position: " << r.error() << '\n';
+          return 2;
+        }
+      }
+      loop.execute(std::string("go perft ") + argv[2]);
+      return 0;
+    }
+    std::string line;
+    for (int i = 1; i < argc; ++i) line += std::string(i > 1 ? " " : "") + argv[i];
+    loop.execute(line);
+    loop.engine().wait_for_search_finished();
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "shogi-arena-engine: " << e.what() << '\n';
+    return 1;
+  }
+}

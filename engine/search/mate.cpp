@@ -1,0 +1,173 @@
+#include "search/mate.h"
+
+#include <algorithm>
+
+#include "rules/movegen.h"
+
+namespace shogi {
+
+bool has_no_legal_move(const Position& pos) {
+  ExtMove moves[MAX_MOVES];
+  ExtMove* end = pos.in_check() ? generate<EVASIONS>(pos, moves) : generate<NON_EVASIONS>(pos, moves);
+  for (ExtMove* m = moves; m != end; ++m)
+    if (pos.legal(m->move)) return false;
+  return true;
+}
+
+namespace {
+
+// After a check: can the defender escape with a king move? Cheap, and it refutes most checks, so the full
+// evasion generation is only needed for the rest.
+bool king_can_escape(const Position& pos) {
+  const Color us = pos.side_to_move();
+  const Square ksq = pos.king_square(us);
+  const Bitboard occ_without_king = pos.pieces() ^ square_bb(ksq);
+  bool escape = false;
+  king_attacks(ksq).andnot(pos.pieces(us)).for_each([&](Square s) {
+    if (!escape && pos.attackers_to(~us, s, occ_without_king).empty()) escape = true;
+  });
+  return escape;
+}
+
+bool is_mate_after(Position& pos, Move m) {
+  StateInfo st;
+  pos.do_move(m, st, true);
+  const bool mate = !king_can_escape(pos) && has_no_legal_move(pos);
+  pos.undo_move(m);
+  return mate;
+}
+
+}  // namespace
+
+Move mate_in_one(Position& pos) {
+  const Color them = ~pos.side_to_move();
+  if (!pos.has_king(them) || pos.in_check()) return MOVE_NONE;
+  const Square ksq = pos.king_square(them);
+  // Only contact checks and knight checks are tried: they are where nearly all one-move mates are, and distant
+  // checks almost always allow an interposition.
+  const Bitboard near = king_attacks(ksq) | pos.check_squares(KNIGHT);
+  ExtMove moves[MAX_MOVES];
+  ExtMove* end = generate<QUIET_CHECKS>(pos, moves);
+  for (ExtMove* m = moves; m != end; ++m)
+    if (near.test(to_sq(m->move)) && pos.legal(m->move) && is_mate_after(pos, m->move)) return m->move;
+
+  end = generate<CAPTURES>(pos, moves);
+  for (ExtMove* m = moves; m != end; ++m)
+    if (near.test(to_sq(m->move)) && pos.gives_check(m->move) && pos.legal(m->move) && is_mate_after(pos, m->move))
+      return m->move;
+  return MOVE_NONE;
+}
+
+MateResult MateSolver::solve(Position& pos, int max_plies, const std::atomic<bool>& stop) {
+  stop_ = &stop;
+  nodes_ = 0;
+  no_mate_within_.clear();
+  MateResult result;
+  for (int depth = 1; depth <= max_plies; depth += 2) {
+    depth_limited_ = false;
+    std::vector<Move> pv;
+    const bool mate = attack(pos, depth, pv);
+    if (stop.load(std::memory_order_relaxed)) return result;
+    if (mate) {
+      result.status = MateResult::Status::Mate;
+      result.pv = std::move(pv);
+      return result;
+    }
+    if (!depth_limited_) {
+      result.status = MateResult::Status::NoMate;
+      return result;
+    }
+  }
+  return result;
+}
+
+bool MateSolver::attack(Position& pos, int depth, std::vector<Move>& pv) {
+  ++nodes_;
+  if (stop_->load(std::memory_order_relaxed)) return false;
+  if (depth <= 0) {
+    depth_limited_ = true;
+    return false;
+  }
+  // Repeating a position while checking loses (perpetual check), so it never helps the attacker.
+  if (pos.repetition(2, 64) != Repetition::None) return false;
+  auto known = no_mate_within_.find(pos.key());
+  if (known != no_mate_within_.end() && known->second >= depth) {
+    depth_limited_ = true;  // the stored result may itself have been limited by depth
+    return false;
+  }
+
+  // Every legal check, non-promotions included: problems sometimes need them.
+  MoveList<LEGAL> moves(pos);
+  ExtMove checks[MAX_MOVES];
+  int n = 0;
+  for (const ExtMove& m : moves)
+    if (pos.gives_check(m.move)) checks[n++] = m;
+  // Try checks close to the king first; drops and captures there are the usual mating moves.
+  const Square ksq = pos.king_square(~pos.side_to_move());
+  for (int i = 0; i < n; ++i) {
+    const Square to = to_sq(checks[i].move);
+    const int dist = std::max(std::abs(int(file_of(to)) - int(file_of(ksq))), std::abs(int(rank_of(to)) - int(rank_of(ksq))));
+    checks[i].value = -dist * 4 + (pos.is_capture(checks[i].move) ? 2 : 0) + (is_promotion(checks[i].move) ? 1 : 0);
+  }
+  std::stable_sort(checks, checks + n, [](const ExtMove& a, const ExtMove& b) { return a.value > b.value; });
+
+  for (int i = 0; i < n; ++i) {
+    StateInfo st;
+    std::vector<Move> line;
+    pos.do_move(checks[i].move, st, true);
+    const bool mate = defend(pos, depth - 1, line);
+    pos.undo_move(checks[i].move);
+    if (mate) {
+      pv.clear();
+      pv.push_back(checks[i].move);
+      pv.insert(pv.end(), line.begin(), line.end());
+      return true;
+    }
+    if (stop_->load(std::memory_order_relaxed)) return false;
+  }
+  if (depth_limited_) no_mate_within_[pos.key()] = std::max(depth, no_mate_within_[pos.key()]);
+  return false;
+}
+
+bool MateSolver::defend(Position& pos, int depth, std::vector<Move>& pv) {
+  ++nodes_;
+  MoveList<LEGAL> moves(pos);
+  if (moves.size() == 0) {
+    pv.clear();
+    return true;
+  }
+  if (depth <= 0) {
+    depth_limited_ = true;
+    return false;
+  }
+  // The defender picks the reply with the longest mate; king moves and captures first refute most quickly.
+  ExtMove replies[MAX_MOVES];
+  int n = 0;
+  for (const ExtMove& m : moves) {
+    replies[n] = m;
+    replies[n].value = type_of(moved_piece(m.move)) == KING ? 2 : pos.is_capture(m.move) ? 1 : 0;
+    ++n;
+  }
+  std::stable_sort(replies, replies + n, [](const ExtMove& a, const ExtMove& b) { return a.value > b.value; });
+
+  std::vector<Move> longest;
+  bool have_line = false;
+  for (int i = 0; i < n; ++i) {
+    StateInfo st;
+    std::vector<Move> line;
+    pos.do_move(replies[i].move, st);
+    const bool mate = attack(pos, depth - 1, line);
+    pos.undo_move(replies[i].move);
+    if (!mate) return false;
+    if (!have_line || line.size() > longest.size()) {
+      longest.clear();
+      longest.push_back(replies[i].move);
+      longest.insert(longest.end(), line.begin(), line.end());
+      have_line = true;
+    }
+  }
+  pv = std::move(longest);
+  return true;
+}
+
+}  // namespace shogi

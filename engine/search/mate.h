@@ -1,0 +1,44 @@
+#pragma once
+// Mate detection outside the main alpha-beta search: a fast one-move mate test used at search nodes, and a
+// depth-first iterative-deepening mate solver (attacker checks only, defender every legal reply) for `go mate`.
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "rules/position.h"
+
+namespace shogi {
+
+// True if the side to move has no legal move (in shogi that loses, in check or not).
+bool has_no_legal_move(const Position& pos);
+// A move that mates at once, or MOVE_NONE. Pawn-drop mates are never returned: they are illegal.
+Move mate_in_one(Position& pos);
+
+struct MateResult {
+  enum class Status { Mate, NoMate, Timeout };
+  Status status = Status::Timeout;
+  std::vector<Move> pv;  // attacker and defender moves, ending in mate
+};
+
+class MateSolver {
+ public:
+  // Searches odd lengths 1, 3, 5, ... up to max_plies. NoMate only when the whole tree was exhausted without
+  // hitting the length limit (no sequence of checks goes on for ever), which is a proof.
+  MateResult solve(Position& pos, int max_plies, const std::atomic<bool>& stop);
+  uint64_t nodes() const { return nodes_; }
+
+ private:
+  bool attack(Position& pos, int depth, std::vector<Move>& pv);
+  bool defend(Position& pos, int depth, std::vector<Move>& pv);
+
+  const std::atomic<bool>* stop_ = nullptr;
+  uint64_t nodes_ = 0;
+  bool depth_limited_ = false;
+  // Attacker positions known to have no mate within the stored number of plies.
+  std::unordered_map<Key, int> no_mate_within_;
+};
+
+}  // namespace shogi

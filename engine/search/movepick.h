@@ -1,0 +1,48 @@
+#pragma once
+// Staged move ordering: the hash move, good captures (MVV-LVA, kept only if SEE >= 0), killers, the counter-move,
+// quiets by history, and the losing captures last. Separate stage sequences serve evasions, quiescence search
+// (captures, then quiet checks at its first ply) and ProbCut (captures beating a SEE threshold).
+// Moves come out pseudo-legal; the caller tests Position::legal.
+
+#include "rules/movegen.h"
+#include "rules/position.h"
+#include "search/history.h"
+#include "search/value.h"
+
+namespace shogi {
+
+class MovePicker {
+ public:
+  // Main search.
+  MovePicker(const Position& pos, Move tt_move, Depth depth, const ButterflyHistory* history, const Move* killers,
+             Move counter_move);
+  // Quiescence search: evasions when in check, else captures and, at depth DEPTH_QS_CHECKS, quiet checks.
+  MovePicker(const Position& pos, Move tt_move, Depth depth, const ButterflyHistory* history);
+  // ProbCut: captures whose SEE reaches the threshold.
+  MovePicker(const Position& pos, Move tt_move, int threshold);
+
+  MovePicker(const MovePicker&) = delete;
+  MovePicker& operator=(const MovePicker&) = delete;
+
+  // MOVE_NONE when exhausted. With skip_quiets the remaining quiet moves (and killers) are skipped.
+  Move next_move(bool skip_quiets = false);
+
+ private:
+  template <GenType Type>
+  void score();
+  // Whether the capture generator already produced this move.
+  bool capture_stage(Move m) const;
+  ExtMove* pick_best(ExtMove* begin, ExtMove* end);
+
+  const Position& pos_;
+  const ButterflyHistory* history_ = nullptr;
+  Move tt_move_;
+  ExtMove refutations_[3] = {};
+  ExtMove *cur_ = nullptr, *end_ = nullptr, *end_bad_captures_ = nullptr;
+  int stage_ = 0;
+  int threshold_ = 0;
+  Depth depth_ = 0;
+  ExtMove moves_[MAX_MOVES];
+};
+
+}  // namespace shogi

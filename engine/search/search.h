@@ -1,0 +1,160 @@
+#pragma once
+// The alpha-beta search of one thread: iterative deepening with aspiration windows and PVS, quiescence search,
+// and the pruning, reduction and extension steps. Threads share a SharedState (hash table, limits, stop flag);
+// the main thread also drives time decisions and reports through callbacks. Search never prints.
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "rules/game_end.h"
+#include "rules/position.h"
+#include "search/history.h"
+#include "search/limits.h"
+#include "search/timeman.h"
+#include "search/tt.h"
+#include "search/value.h"
+
+namespace shogi {
+
+class ThreadPool;
+
+struct RootMove {
+  explicit RootMove(Move m) : pv(1, m) {}
+  bool operator==(Move m) const { return pv[0] == m; }
+  // Descending by score, the previous iteration's score breaking ties (stable sorting keeps the rest).
+  bool operator<(const RootMove& o) const {
+    return o.score != score ? o.score < score : o.previous_score < previous_score;
+  }
+
+  Value score = -VALUE_INFINITE;
+  Value previous_score = -VALUE_INFINITE;
+  Value display_score = -VALUE_INFINITE;
+  bool lowerbound = false, upperbound = false;
+  int sel_depth = 0;
+  std::vector<Move> pv;
+};
+using RootMoves = std::vector<RootMove>;
+
+struct InfoFull {
+  int depth = 0, sel_depth = 0, multipv = 1;
+  Value score = 0;
+  bool lowerbound = false, upperbound = false;
+  uint64_t nodes = 0, nps = 0;
+  Milliseconds time = 0;
+  int hashfull = 0;
+  std::vector<Move> pv;
+};
+
+struct SearchCallbacks {
+  std::function<void(const InfoFull&)> on_info;
+  std::function<void(const std::string&)> on_info_string;
+  // best is MOVE_RESIGN or MOVE_WIN for `bestmove resign` / `bestmove win`; ponder may be MOVE_NONE.
+  std::function<void(Move best, Move ponder)> on_bestmove;
+  // `go mate`: the mating line, or empty with the status for nomate / timeout.
+  std::function<void(int status, const std::vector<Move>& pv)> on_checkmate;
+};
+
+struct SearchOptions {
+  int multi_pv = 1;
+  Value draw_value = 0;      // value of a draw for the engine (contempt), in centipawns
+  int resign_value = 99999;  // resign when the score is at or below -resign_value
+  EnteringKingRule entering_king = EnteringKingRule::Point27;
+  int depth_limit = 0;       // 0 = none
+  uint64_t nodes_limit = 0;  // 0 = none
+  TimeOptions time;
+};
+
+// State shared by all threads of one search.
+struct SharedState {
+  SharedState(TranspositionTable& t, ThreadPool& p) : tt(t), threads(p) {}
+
+  TranspositionTable& tt;
+  ThreadPool& threads;
+  SearchOptions options;
+  SearchLimits limits;
+  TimeManager time;
+  SearchCallbacks callbacks;
+  std::string start_sfen = "startpos";
+  std::vector<Move> moves;
+
+  std::atomic<bool> stop{false};
+  std::atomic<bool> ponder{false};            // pondering: do not stop on our own before ponderhit
+  std::atomic<bool> stop_on_ponderhit{false};  // the search decided it is done; stop as soon as ponderhit comes
+  std::mutex wake_mutex;
+  std::condition_variable wake_cv;            // signalled on stop and ponderhit
+};
+
+class Worker {
+ public:
+  Worker(SharedState& shared, size_t id);
+
+  // Replays the game from the shared start position and move list, and prepares the root moves.
+  void prepare();
+  void clear_history();
+  // The thread's whole search; the main thread (id 0) also runs the helpers and reports the best move.
+  void start_searching();
+
+  uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+  size_t id() const { return id_; }
+  const RootMoves& root_moves() const { return root_moves_; }
+  int completed_depth() const { return completed_depth_; }
+
+ private:
+  enum NodeType { NonPV, PV, Root };
+  struct Stack {
+    Move* pv = nullptr;
+    int ply = 0;
+    Move current_move = MOVE_NONE;
+    Move excluded_move = MOVE_NONE;
+    Move killers[2] = {MOVE_NONE, MOVE_NONE};
+    Value static_eval = VALUE_NONE;
+    int move_count = 0;
+    bool in_check = false;
+    bool tt_pv = false;
+    bool capture = false;
+    int half_extensions = 0;  // halved extensions carried along the path (two make one ply)
+  };
+
+  void main_search();
+  void iterative_deepening();
+  template <NodeType Nt>
+  Value search(Position& pos, Stack* ss, Value alpha, Value beta, Depth depth, bool cut_node);
+  template <NodeType Nt>
+  Value qsearch(Position& pos, Stack* ss, Value alpha, Value beta, Depth depth = 0);
+
+  Value draw_value() const;
+  int extension_limit_scale(bool pv_node, int ply) const;
+  void update_quiet_stats(Stack* ss, Move move, int bonus);
+  void update_all_stats(Stack* ss, Move best, Depth depth, const Move* quiets, int quiet_count);
+  void check_limits();
+  void report(int depth, Milliseconds elapsed) const;
+  Move ponder_move(const RootMove& rm);
+  bool proven_mate(const RootMove& rm) const;
+  void run_mate_search();
+
+  SharedState& shared_;
+  const size_t id_;
+  Position root_pos_;
+  std::deque<StateInfo> states_;
+  RootMoves root_moves_;
+  Color root_color_ = BLACK;
+  TimePoint search_start_;
+  int root_depth_ = 0, completed_depth_ = 0, sel_depth_ = 0;
+  size_t pv_idx_ = 0, multi_pv_ = 1;
+  int nmp_min_ply_ = 0;
+  double best_move_changes_ = 0;
+  std::atomic<uint64_t> nodes_{0};
+  ButterflyHistory history_;
+  CounterMoves counter_moves_;
+};
+
+// Reduction table used by late-move reductions, filled once.
+void init_search_tables();
+
+}  // namespace shogi

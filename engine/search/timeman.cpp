@@ -1,0 +1,102 @@
+#include "search/timeman.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace shogi {
+
+int expected_moves_to_go(int game_ply) { return std::clamp(45 - game_ply / 5, 20, 45); }
+
+namespace {
+
+// Stops just before the next whole second (as seen by the server, `delay` later) instead of just after one:
+// a server that truncates to whole seconds charges the same for the extra time.
+Milliseconds round_up_to_second(Milliseconds t, Milliseconds delay, Milliseconds hard) {
+  const Milliseconds rounded = (t + delay + 999) / 1000 * 1000 - delay - 1;
+  return std::clamp(rounded, t, std::max(t, hard));
+}
+
+}  // namespace
+
+void TimeManager::init(const SearchLimits& limits, Color us, int game_ply, const TimeOptions& o) {
+  enabled_ = false;
+  use_full_time_ = false;
+  optimum_ = maximum_ = 0;
+  const Milliseconds d1 = std::max<Milliseconds>(0, o.network_delay);
+  const Milliseconds d2 = std::max<Milliseconds>(0, o.network_delay2);
+  const Milliseconds min_think = std::max<Milliseconds>(0, o.minimum_thinking_time);
+  const int slow = std::clamp(o.slow_mover, 1, 1000);
+
+  if (limits.movetime > 0) {
+    enabled_ = true;
+    use_full_time_ = true;
+    optimum_ = maximum_ = std::max<Milliseconds>(0, limits.movetime - d1);
+    return;
+  }
+  if (limits.infinite || limits.mate_search || !limits.has_clock()) return;
+  enabled_ = true;
+
+  // Missing and negative values from buggy front ends count as zero.
+  const Milliseconds remaining = std::max<Milliseconds>(0, limits.time[us]);
+  const Milliseconds inc = std::max<Milliseconds>(0, limits.inc[us]);
+  const Milliseconds byoyomi = std::max<Milliseconds>(0, limits.byoyomi[us]);
+  const int mtg = expected_moves_to_go(game_ply);
+
+  Milliseconds hard;  // the most this move may take without losing on time
+  Milliseconds opt, max;
+  if (byoyomi > 0) {
+    hard = std::max<Milliseconds>(0, remaining + byoyomi - std::max(d1, d2));
+    if (remaining < byoyomi) {
+      // Main time gone (or nearly): whatever is left of it would be thrown away, and so is unused byoyomi.
+      opt = max = hard;
+      use_full_time_ = true;
+    } else {
+      opt = remaining / mtg * slow / 100 + byoyomi - std::max(d1, d2);
+      max = std::min(hard, remaining / 8 + byoyomi - std::max(d1, d2));
+    }
+  } else if (inc > 0) {
+    hard = std::max<Milliseconds>(0, remaining + inc - std::max(d1, d2));
+    // Budget the remaining time plus the increments still to come over the expected moves.
+    opt = (remaining + (mtg - 1) * inc) / mtg * slow / 100 - d1;
+    max = std::min({hard, remaining / 8 + inc - d1, std::max<Milliseconds>(opt, 0) * 5});
+  } else {
+    // Sudden death: a reserve kept back that is a growing fraction of a shrinking clock, so that per-move
+    // overheads never exhaust it; with almost nothing left, move at once.
+    const Milliseconds reserve =
+        std::min<Milliseconds>(remaining / 2, Milliseconds(std::sqrt(double(remaining) * 300.0)));
+    hard = std::max<Milliseconds>(0, remaining - d1 - reserve);
+    opt = hard / mtg * slow / 100;
+    max = std::min(hard / 8, opt * 5);
+  }
+
+  // The minimum thinking time gives way on a nearly empty clock, where moving at once is what saves the game.
+  const Milliseconds floor = std::min(min_think, use_full_time_ ? hard : hard / 8);
+  opt = std::clamp(std::max(opt, floor), Milliseconds(0), hard);
+  max = std::clamp(std::max(max, opt), Milliseconds(0), hard);
+  if (o.round_up_to_full_second && hard > 0) {
+    opt = round_up_to_second(opt, d1, hard);
+    max = std::max(opt, round_up_to_second(max, d1, hard));
+  }
+  optimum_ = opt;
+  maximum_ = max;
+}
+
+bool TimeManager::stop_after_iteration(const IterationReport& r) const {
+  if (!enabled_) return false;
+  if (r.single_legal_move || r.mate_proven) return true;
+  // Never start an iteration that cannot finish before the hard limit.
+  const double next = double(r.last_iteration_time) * std::clamp(r.branching_factor, 1.0, 8.0);
+  if (double(r.elapsed) + next > double(maximum_)) return true;
+  if (use_full_time_) return false;
+
+  // A falling score, an unstable best move or a fail-low ask for more time; a long-stable best move for less.
+  double falling = 1.0;
+  if (r.previous_score != VALUE_NONE) falling = std::clamp(1.0 + (r.previous_score - r.score) / 200.0, 0.7, 1.6);
+  const double instability = 1.0 + 1.5 * r.best_move_changes;
+  const double stability = r.stable_iterations >= 8 ? 0.45 : r.stable_iterations >= 5 ? 0.65 : r.stable_iterations >= 3 ? 0.85 : 1.0;
+  const double fail_low = r.failed_low ? 1.5 : 1.0;
+  const double total = std::min(double(maximum_), double(optimum_) * falling * instability * stability * fail_low);
+  return double(r.elapsed) >= total;
+}
+
+}  // namespace shogi

@@ -1,0 +1,49 @@
+#pragma once
+// The USI protocol loop: parses commands, prints responses, and drives the engine facade. Nothing here searches;
+// search results arrive through callbacks and are printed under a lock (they come from a search thread).
+
+#include <iosfwd>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "search/engine.h"
+#include "usi/options.h"
+
+namespace shogi::usi {
+
+constexpr std::string_view ENGINE_NAME = "Shogi Arena Engine 0.1";
+constexpr std::string_view ENGINE_AUTHOR = "the Shogi Arena developers";
+
+class UsiLoop {
+ public:
+  UsiLoop(std::istream& in, std::ostream& out);
+  ~UsiLoop();
+
+  // Reads commands until `quit` or the end of input.
+  void run();
+  // Executes one command line; returns false after `quit`.
+  bool execute(std::string_view line);
+  Engine& engine() { return engine_; }
+
+ private:
+  void print(const std::string& line);
+  void info_string(const std::string& text) { print("info string " + text); }
+  void add_options();
+  void cmd_setoption(const std::vector<std::string>& tokens);
+  void cmd_go(const std::vector<std::string>& tokens);
+  void cmd_perft(int depth);
+
+  std::istream& in_;
+  std::ostream& out_;
+  std::mutex out_mutex_;
+  Engine engine_;
+  OptionsMap options_;
+};
+
+// "score cp 35", "score mate 5", "score mate -0", with "lowerbound"/"upperbound" when given.
+std::string format_score(Value v, bool lowerbound = false, bool upperbound = false);
+std::string format_info(const InfoFull& info);
+
+}  // namespace shogi::usi

@@ -1,0 +1,220 @@
+// SEE, move ordering, the transposition table (store, probe, aging, statistics) and mate-score adjustment.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <deque>
+#include <vector>
+
+#include "rules/movegen.h"
+#include "rules/notation.h"
+#include "search/evaluate.h"
+#include "search/movepick.h"
+#include "search/see.h"
+#include "search/tt.h"
+#include "search/value.h"
+
+using namespace shogi;
+
+namespace {
+
+struct Setup {
+  Position pos;
+  std::deque<StateInfo> states{1};
+  explicit Setup(std::string_view sfen) {
+    Position::init();
+    auto r = pos.set(sfen, &states.back());
+    REQUIRE_MESSAGE(r.has_value(), sfen);
+  }
+  Move move(std::string_view usi) {
+    auto m = parse_usi_move(pos, usi);
+    REQUIRE_MESSAGE(m.has_value(), usi);
+    return *m;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("SEE: free captures win, defended captures by a bigger piece lose, drops onto attacked squares lose") {
+  // Black rook 5e; white gold 7e (undefended), white pawn 5c defended by the gold on 5b.
+  Setup s("4k4/4g4/4p4/9/2g1R4/9/9/9/4K4 b S 1");
+  const Move take_gold = s.move("5e7e");
+  CHECK(see_ge(s.pos, take_gold, 0));
+  CHECK(see_ge(s.pos, take_gold, capture_value(GOLD)));
+  CHECK_FALSE(see_ge(s.pos, take_gold, capture_value(GOLD) + 1));
+
+  const Move take_pawn = s.move("5e5c+");
+  CHECK_FALSE(see_ge(s.pos, take_pawn, 0));
+  CHECK(see_ge(s.pos, take_pawn, -capture_value(DRAGON)));
+
+  // A silver dropped where only the gold can take it is lost; on an unattacked square it is safe.
+  CHECK_FALSE(see_ge(s.pos, s.move("S*6c"), 0));
+  CHECK(see_ge(s.pos, s.move("S*1e"), 0));
+}
+
+TEST_CASE("SEE: an exchange counts the recapture by a slider behind (x-ray)") {
+  // Black rook on 5h and a lance on 5i behind it, white pawn 5e defended by a white rook on 5a.
+  Setup s("4r4/9/9/9/4p4/9/9/4R4/4LK3 b - 1");
+  // Rook takes pawn, rook takes rook, lance takes rook: black wins a pawn and a rook for a rook.
+  CHECK(see_ge(s.pos, s.move("5h5e"), 0));
+  Setup lone("4r4/9/9/9/4p4/9/9/4R4/5K3 b - 1");
+  CHECK_FALSE(see_ge(lone.pos, lone.move("5h5e"), 0));
+}
+
+TEST_CASE("move picker: hash move, good captures, killers, quiets, bad captures last, nothing lost or repeated") {
+  Setup s("4k4/4g4/4p4/9/2g1R4/9/9/9/4K4 b - 1");
+  const Move tt = s.move("5i4h");
+  const Move killer = s.move("5i6h");
+  const Move killers[2] = {killer, MOVE_NONE};
+  ButterflyHistory history;
+  history.clear();
+  MovePicker mp(s.pos, tt, 5, &history, killers, MOVE_NONE);
+  std::vector<Move> order;
+  for (Move m; (m = mp.next_move()) != MOVE_NONE;) order.push_back(m);
+
+  REQUIRE(order.size() >= 4);
+  CHECK(order[0] == tt);
+  CHECK(order[1] == s.move("5e7e"));
+  CHECK(order[2] == killer);
+  CHECK(order.back() == s.move("5e5c+"));
+
+  MoveList<NON_EVASIONS> all(s.pos);
+  CHECK(order.size() == all.size());
+  std::vector<Move> sorted = order;
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end());
+  for (const ExtMove& m : all) CHECK(std::find(order.begin(), order.end(), m.move) != order.end());
+}
+
+TEST_CASE("move picker: quiet moves follow the history scores") {
+  Setup s("4k4/9/9/9/9/9/9/9/4K4 b - 1");
+  ButterflyHistory history;
+  history.clear();
+  const Move best = s.move("5i4i");
+  history.update(BLACK, best, 5000);
+  history.update(BLACK, s.move("5i6i"), -3000);
+  const Move no_killers[2] = {MOVE_NONE, MOVE_NONE};
+  MovePicker mp(s.pos, MOVE_NONE, 3, &history, no_killers, MOVE_NONE);
+  std::vector<Move> order;
+  for (Move m; (m = mp.next_move()) != MOVE_NONE;) order.push_back(m);
+  REQUIRE(order.size() == 5);
+  CHECK(order.front() == best);
+  CHECK(order.back() == s.move("5i6i"));
+}
+
+TEST_CASE("mate scores are stored relative to the node and read back relative to the root") {
+  CHECK(value_to_tt(mate_in(5), 3) == mate_in(2));
+  CHECK(value_from_tt(mate_in(2), 7) == mate_in(9));
+  CHECK(value_to_tt(mated_in(6), 4) == mated_in(2));
+  CHECK(value_from_tt(mated_in(2), 1) == mated_in(3));
+  for (int ply = 0; ply < 40; ++ply)
+    for (Value v : {mate_in(ply + 3), mated_in(ply + 2), Value(123), Value(-456), VALUE_ZERO}) {
+      CHECK(value_from_tt(value_to_tt(v, ply), ply) == v);
+    }
+  CHECK(value_from_tt(VALUE_NONE, 10) == VALUE_NONE);
+  CHECK(value_to_tt(500, 10) == 500);
+}
+
+namespace {
+// Keys that share a cluster in a 1 MB table: they differ only in bits that do not reach the index.
+constexpr Key BASE = 0x1234567800000000ULL;
+Key same_cluster(int i) { return BASE + Key(i); }
+}  // namespace
+
+TEST_CASE("TT: store and probe round-trip every field") {
+  TranspositionTable tt;
+  tt.resize(1);
+  bool found;
+  TTEntry* e = tt.probe(same_cluster(1), found);
+  CHECK_FALSE(found);
+  tt.save(e, same_cluster(1), -345, true, BOUND_LOWER, 9, Move16(0x1234), 77);
+  e = tt.probe(same_cluster(1), found);
+  REQUIRE(found);
+  CHECK(e->value() == -345);
+  CHECK(e->eval() == 77);
+  CHECK(e->depth() == 9);
+  CHECK(e->bound() == BOUND_LOWER);
+  CHECK(e->is_pv());
+  CHECK(e->move() == Move16(0x1234));
+  tt.probe(same_cluster(2), found);
+  CHECK_FALSE(found);
+  tt.clear();
+  tt.probe(same_cluster(1), found);
+  CHECK_FALSE(found);
+}
+
+TEST_CASE("TT: replacement prefers old entries over deep ones (aging)") {
+  TranspositionTable tt;
+  tt.resize(1);
+  bool found;
+  // A deep entry from three searches ago.
+  tt.save(tt.probe(same_cluster(1), found), same_cluster(1), 10, false, BOUND_EXACT, 20, MOVE16_NONE, 0);
+  tt.new_search();
+  tt.new_search();
+  tt.new_search();
+  // Two shallow entries of the current search fill the cluster.
+  tt.save(tt.probe(same_cluster(2), found), same_cluster(2), 10, false, BOUND_EXACT, 5, MOVE16_NONE, 0);
+  tt.save(tt.probe(same_cluster(3), found), same_cluster(3), 10, false, BOUND_EXACT, 5, MOVE16_NONE, 0);
+  TTEntry* e = tt.probe(same_cluster(4), found);
+  CHECK_FALSE(found);
+  tt.save(e, same_cluster(4), 10, false, BOUND_EXACT, 3, MOVE16_NONE, 0);
+  tt.probe(same_cluster(1), found);
+  CHECK_FALSE(found);  // the old deep entry went
+  tt.probe(same_cluster(2), found);
+  CHECK(found);
+  tt.probe(same_cluster(3), found);
+  CHECK(found);
+
+  // Without aging the deep entry would survive: same test within one search.
+  TranspositionTable fresh;
+  fresh.resize(1);
+  fresh.save(fresh.probe(same_cluster(1), found), same_cluster(1), 10, false, BOUND_EXACT, 20, MOVE16_NONE, 0);
+  fresh.save(fresh.probe(same_cluster(2), found), same_cluster(2), 10, false, BOUND_EXACT, 5, MOVE16_NONE, 0);
+  fresh.save(fresh.probe(same_cluster(3), found), same_cluster(3), 10, false, BOUND_EXACT, 5, MOVE16_NONE, 0);
+  fresh.save(fresh.probe(same_cluster(4), found), same_cluster(4), 10, false, BOUND_EXACT, 3, MOVE16_NONE, 0);
+  fresh.probe(same_cluster(1), found);
+  CHECK(found);
+}
+
+TEST_CASE("TT: hashfull counts the current search's entries only") {
+  TranspositionTable tt;
+  tt.resize(1);
+  CHECK(tt.hashfull() == 0);
+  bool found;
+  uint64_t k = 0x9E3779B97F4A7C15ULL;
+  for (int i = 0; i < 200000; ++i) {
+    k = k * 6364136223846793005ULL + 1442695040888963407ULL;
+    tt.save(tt.probe(k, found), k, 0, false, BOUND_EXACT, 1, MOVE16_NONE, 0);
+  }
+  const int full = tt.hashfull();
+  CHECK(full > 500);
+  CHECK(full <= 1000);
+  tt.new_search();
+  CHECK(tt.hashfull() == 0);
+}
+
+TEST_CASE("TT statistics: a shared key fragment is a collision, not a hit; stores are judged at save time") {
+  TranspositionTable tt;
+  tt.resize(1, true);
+  bool found;
+  const Key a = BASE + 0xABCD;
+  const Key b = a + (Key(1) << 16);  // same cluster, same low 16 bits, different position
+  TTEntry* e = tt.probe(a, found);
+  CHECK_FALSE(found);
+  tt.save(e, a, 1, false, BOUND_EXACT, 4, MOVE16_NONE, 0);
+  tt.probe(a, found);
+  CHECK(found);
+  e = tt.probe(b, found);
+  CHECK(found);  // the table itself cannot tell...
+  TTStats s = tt.stats();
+  CHECK(s.probes == 3);
+  CHECK(s.misses == 1);
+  CHECK(s.hits == 1);
+  CHECK(s.fragment_collisions == 1);  // ...but the check code can
+  tt.save(e, b, 2, false, BOUND_EXACT, 4, MOVE16_NONE, 0);
+  tt.save(e, b, 3, false, BOUND_EXACT, 5, MOVE16_NONE, 0);
+  s = tt.stats();
+  CHECK(s.stores_new == 1);
+  CHECK(s.stores_index_collision == 1);
+  CHECK(s.stores_same == 1);
+  CHECK(s.probes == s.hits + s.misses + s.fragment_collisions);
+}

@@ -1,0 +1,238 @@
+// The USI loop: declarations, robustness against bad input, perft, bench determinism, ponder and stop.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "rules/notation.h"
+#include "usi/bench.h"
+#include "usi/usi.h"
+
+using namespace shogi;
+
+namespace {
+
+struct Session {
+  std::istringstream in;
+  std::ostringstream out;
+  usi::UsiLoop loop{in, out};
+  void send(std::string_view line) { loop.execute(line); }
+  void wait() { loop.engine().wait_for_search_finished(); }
+  std::string text() const { return out.str(); }
+  size_t count(std::string_view needle) const {
+    size_t n = 0;
+    for (size_t at = 0; (at = text().find(needle, at)) != std::string::npos; at += needle.size()) ++n;
+    return n;
+  }
+  std::string last_bestmove() const {
+    const std::string t = text();
+    const size_t at = t.rfind("bestmove ");
+    if (at == std::string::npos) return {};
+    return t.substr(at + 9, t.find_first_of(" \n", at + 9) - at - 9);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("usi: identification and every option with type, default and range") {
+  Session s;
+  s.send("usi");
+  const std::string t = s.text();
+  CHECK(t.find("id name ") != std::string::npos);
+  CHECK(t.find("id author ") != std::string::npos);
+  for (const char* decl : {"option name USI_Hash type spin default 64 min 1 max 65536",
+                           "option name Threads type spin default 1 min 1 max 256",
+                           "option name USI_Ponder type check default false", "option name MultiPV type spin default 1",
+                           "option name NetworkDelay type spin", "option name NetworkDelay2 type spin",
+                           "option name MinimumThinkingTime type spin", "option name SlowMover type spin default 100",
+                           "option name RoundUpToFullSecond type check default false",
+                           "option name ResignValue type spin", "option name DrawValue type spin default 0",
+                           "option name EnteringKingRule type combo default CSARule27",
+                           "option name DepthLimit type spin default 0", "option name NodesLimit type spin default 0"})
+    CHECK_MESSAGE(t.find(decl) != std::string::npos, decl);
+  CHECK(t.rfind("usiok") != std::string::npos);
+  s.send("isready");
+  CHECK(s.text().find("readyok") != std::string::npos);
+}
+
+TEST_CASE("usi: bad input gets an info string and the engine keeps working on the right position") {
+  Session s;
+  s.send("isready");
+  const char* bad[] = {
+      "frobnicate",
+      "setoption name Threads value many",
+      "setoption name Threads value 0",
+      "setoption name NoSuchOption value 1",
+      "setoption name EnteringKingRule value sometimes",
+      "setoption",
+      "position sfen this is not a position",
+      "position startpos moves 7g7f 7g7f",
+      "position startpos moves 5a5b",
+      "gameover perhaps",
+      "go depth many",
+      "go wibble",
+  };
+  for (const char* line : bad) {
+    const size_t before = s.count("info string");
+    s.send(line);
+    // A go with unusable limits still searches (a GUI expects a bestmove); end it.
+    if (std::string_view(line).starts_with("go")) s.send("stop");
+    s.wait();
+    CHECK_MESSAGE(s.count("info string") > before, line);
+  }
+  // The illegal move list left the position as it was: after 2g2f, white to move.
+  s.send("position startpos moves 2g2f");
+  s.send("position startpos moves 2g2f 2g2f");
+  s.send("d");
+  CHECK(s.text().find("lnsgkgsnl/1r5b1/ppppppppp/9/9/7P1/PPPPPPP1P/1B5R1/LNSGKGSNL w - 2") != std::string::npos);
+  s.send("go depth 4");
+  s.wait();
+  const std::string best = s.last_bestmove();
+  Position::init();
+  Position pos;
+  StateInfo st, st2;
+  REQUIRE(pos.set("startpos", &st).has_value());
+  pos.do_move(*parse_usi_move(pos, "2g2f"), st2);
+  CHECK_MESSAGE(parse_usi_move(pos, best).has_value(), best);
+}
+
+TEST_CASE("usi: go perft divides by root move") {
+  Session s;
+  s.send("position startpos");
+  s.send("go perft 3");
+  CHECK(s.text().find("\n7g7f: ") != std::string::npos);
+  CHECK(s.text().find("Nodes searched: 25470") != std::string::npos);
+  CHECK(s.count(": ") >= 31);
+}
+
+TEST_CASE("usi: node and depth limits are deterministic with one thread") {
+  auto nodes_of = [](const std::string& go) {
+    Session s;
+    s.send("setoption name USI_Hash value 4");
+    s.send("isready");
+    s.send("position startpos moves 7g7f 3c3d");
+    s.send(go);
+    s.wait();
+    const std::string t = s.text();
+    const size_t at = t.rfind(" nodes ");
+    return std::make_pair(t.substr(at, t.find(' ', at + 7) - at), s.last_bestmove());
+  };
+  CHECK(nodes_of("go depth 7") == nodes_of("go depth 7"));
+  CHECK(nodes_of("go nodes 20000") == nodes_of("go nodes 20000"));
+}
+
+TEST_CASE("bench: the same node count on every run") {
+  std::ostringstream a, b;
+  const auto ra = usi::run_bench(a, 5);
+  const auto rb = usi::run_bench(b, 5);
+  CHECK(ra.nodes == rb.nodes);
+  CHECK(ra.nodes > 1000);
+  CHECK(a.str().find("Nodes searched: ") != std::string::npos);
+  CHECK(a.str().find("Nodes/second: ") != std::string::npos);
+}
+
+TEST_CASE("usi: ponder waits for ponderhit, then the clock runs from ponderhit; stop ends infinite") {
+  Session s;
+  s.send("isready");
+  s.send("position startpos");
+  s.send("go ponder btime 1000 wtime 1000 byoyomi 0");
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  CHECK(s.count("bestmove") == 0);  // pondering never answers by itself
+  const auto hit = std::chrono::steady_clock::now();
+  s.send("ponderhit");
+  s.wait();
+  const auto took = std::chrono::steady_clock::now() - hit;
+  CHECK(s.count("bestmove") == 1);
+  // 1 s sudden death allows at most an eighth of the clock (plus scheduling slack under load).
+  CHECK(took < std::chrono::milliseconds(1000));
+
+  s.send("go infinite");
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  CHECK(s.count("bestmove") == 1);
+  s.send("isready");  // answered during the search
+  CHECK(s.count("readyok") == 2);
+  s.send("stop");
+  s.wait();
+  CHECK(s.count("bestmove") == 2);
+}
+
+TEST_CASE("usi: bestmove resign when mated, bestmove win when the declaration holds, MultiPV lines") {
+  Session s;
+  // Black to move has no legal move: mated.
+  s.send("position sfen 8k/9/9/9/9/9/9/7+r1/7gK b - 1");
+  s.send("go depth 3");
+  s.wait();
+  CHECK(s.last_bestmove() == "resign");
+
+  // Black king in the enemy camp with enough pieces and points (CSA 27-point rule: 28 for black).
+  s.send("position sfen 2SGKGS2/1R5B1/PPPPPPPPP/9/9/9/9/9/4k4 b 5P 1");
+  s.send("go depth 3");
+  s.wait();
+  CHECK(s.last_bestmove() == "win");
+  s.send("setoption name EnteringKingRule value NoEnteringKing");
+  s.send("go depth 2");
+  s.wait();
+  CHECK(s.last_bestmove() != "win");
+
+  s.send("setoption name MultiPV value 3");
+  s.send("position startpos");
+  s.send("go depth 4");
+  s.wait();
+  CHECK(s.count("multipv 3") >= 1);
+}
+
+TEST_CASE("usi: go mate answers checkmate with a line, or nomate") {
+  Session s;
+  s.send("position sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
+  s.send("go mate 5000");
+  s.wait();
+  CHECK(s.text().find("checkmate G*5b") != std::string::npos);
+  // A lone king against nothing: no check exists at all, a proof of no mate.
+  s.send("position sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1");
+  s.send("go mate 5000");
+  s.wait();
+  CHECK(s.text().find("checkmate nomate") != std::string::npos);
+}
+
+TEST_CASE("tt stats: on a fixed search the counts behave as the design predicts") {
+  auto stats_for = [](int hash_mb) {
+    Engine engine;
+    engine.set_hash_size(size_t(hash_mb));
+    engine.set_hash_statistics(true);
+    engine.ready();
+    REQUIRE(engine.set_position("sfen l7l/3s5/prnp2kp1/2p1Gppnp/1P7/PnPP1P3/3BP2PP/1S1G5/LN1K1G1+rL b SBG3ps 91"));
+    SearchLimits limits;
+    limits.depth = 10;
+    engine.go(limits);
+    engine.wait_for_search_finished();
+    return engine.tt().stats();
+  };
+  const TTStats small = stats_for(1), large = stats_for(64);
+  for (const TTStats& s : {small, large}) {
+    INFO(s.to_string());
+    CHECK(s.probes == s.hits + s.misses + s.fragment_collisions);
+    CHECK(s.hits > 0);
+    CHECK(s.stores_new <= s.entries);
+    // Fragment collisions follow the 1/65536-per-occupied-entry estimate (Poisson bound).
+    const double expected = s.expected_fragment_collisions();
+    CHECK(double(s.fragment_collisions) <= expected + 5 * std::sqrt(expected) + 5);
+  }
+  // A table too small for the search overwrites other positions far more often.
+  auto share = [](const TTStats& s) {
+    return double(s.stores_index_collision) / double(s.stores_new + s.stores_same + s.stores_index_collision);
+  };
+  CHECK(share(small) > 2 * share(large));
+  CHECK(small.fragment_collisions + large.fragment_collisions < small.probes / 1000 + 10);
+
+  Session session;
+  session.send("setoption name HashStatistics value true");
+  session.send("isready");
+  session.send("position startpos");
+  session.send("go depth 5");
+  session.wait();
+  session.send("tt stats");
+  CHECK(session.text().find("info string tt stats entries ") != std::string::npos);
+}
