@@ -93,7 +93,8 @@ void init_tables() {
       STEP_ATTACKS[make_piece(c, KNIGHT)][s] = step_set(sq, {{-1, -2}, {1, -2}}, c);
       STEP_ATTACKS[make_piece(c, SILVER)][s] = step_set(sq, {{-1, -1}, {0, -1}, {1, -1}, {-1, 1}, {1, 1}}, c);
       Bitboard gold = step_set(sq, {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {0, 1}}, c);
-      for (PieceType pt : {GOLD, PRO_PAWN, PRO_LANCE, PRO_KNIGHT, PRO_SILVER}) STEP_ATTACKS[make_piece(c, pt)][s] = gold;
+      for (PieceType pt : {GOLD, PRO_PAWN, PRO_LANCE, PRO_KNIGHT, PRO_SILVER})
+        STEP_ATTACKS[make_piece(c, pt)][s] = gold;
       Bitboard king = step_set(sq, {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}}, c);
       STEP_ATTACKS[make_piece(c, KING)][s] = king;
       STEP_ATTACKS[make_piece(c, HORSE)][s] = king;
@@ -138,8 +139,9 @@ void init_tables() {
         for (int d = 0; d < 2; ++d) {
           Bitboard r = ray(Square(a), LINE_DIRS[line][d], Bitboard());
           if (!r.test(Square(b))) continue;
-          LINE_BB[a][b] = (ray(Square(a), LINE_DIRS[line][0], Bitboard()) |
-                           ray(Square(a), LINE_DIRS[line][1], Bitboard())) | Square(a);
+          LINE_BB[a][b] =
+              (ray(Square(a), LINE_DIRS[line][0], Bitboard()) | ray(Square(a), LINE_DIRS[line][1], Bitboard())) |
+              Square(a);
           BETWEEN_BB[a][b] = ray(Square(a), LINE_DIRS[line][d], square_bb(Square(b))).andnot(square_bb(Square(b)));
         }
     }
@@ -156,13 +158,20 @@ void init() {
 
 Bitboard attacks_from(Piece pc, Square s, const Bitboard& occ) {
   switch (type_of(pc)) {
-    case LANCE: return lance_attacks(color_of(pc), s, occ);
-    case BISHOP: return bishop_attacks(s, occ);
-    case ROOK: return rook_attacks(s, occ);
-    case HORSE: return horse_attacks(s, occ);
-    case DRAGON: return dragon_attacks(s, occ);
-    case NO_PIECE_TYPE: return Bitboard();
-    default: return bb::STEP_ATTACKS[pc][s];
+    case LANCE:
+      return lance_attacks(color_of(pc), s, occ);
+    case BISHOP:
+      return bishop_attacks(s, occ);
+    case ROOK:
+      return rook_attacks(s, occ);
+    case HORSE:
+      return horse_attacks(s, occ);
+    case DRAGON:
+      return dragon_attacks(s, occ);
+    case NO_PIECE_TYPE:
+      return Bitboard();
+    default:
+      return bb::STEP_ATTACKS[pc][s];
   }
 }
 

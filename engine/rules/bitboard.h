@@ -38,9 +38,7 @@ struct Bitboard {
   constexpr bool more_than_one() const { return count() > 1; }
 
   // Least significant square; the bitboard must not be empty.
-  constexpr Square lsb() const {
-    return p[0] ? Square(std::countr_zero(p[0])) : Square(63 + std::countr_zero(p[1]));
-  }
+  constexpr Square lsb() const { return p[0] ? Square(std::countr_zero(p[0])) : Square(63 + std::countr_zero(p[1])); }
   constexpr Square pop() {
     if (p[0]) {
       Square s = Square(std::countr_zero(p[0]));
@@ -62,9 +60,21 @@ struct Bitboard {
   constexpr Bitboard operator&(const Bitboard& b) const { return {p[0] & b.p[0], p[1] & b.p[1]}; }
   constexpr Bitboard operator|(const Bitboard& b) const { return {p[0] | b.p[0], p[1] | b.p[1]}; }
   constexpr Bitboard operator^(const Bitboard& b) const { return {p[0] ^ b.p[0], p[1] ^ b.p[1]}; }
-  constexpr Bitboard& operator&=(const Bitboard& b) { p[0] &= b.p[0]; p[1] &= b.p[1]; return *this; }
-  constexpr Bitboard& operator|=(const Bitboard& b) { p[0] |= b.p[0]; p[1] |= b.p[1]; return *this; }
-  constexpr Bitboard& operator^=(const Bitboard& b) { p[0] ^= b.p[0]; p[1] ^= b.p[1]; return *this; }
+  constexpr Bitboard& operator&=(const Bitboard& b) {
+    p[0] &= b.p[0];
+    p[1] &= b.p[1];
+    return *this;
+  }
+  constexpr Bitboard& operator|=(const Bitboard& b) {
+    p[0] |= b.p[0];
+    p[1] |= b.p[1];
+    return *this;
+  }
+  constexpr Bitboard& operator^=(const Bitboard& b) {
+    p[0] ^= b.p[0];
+    p[1] ^= b.p[1];
+    return *this;
+  }
   // Complement restricted to the 81 squares.
   constexpr Bitboard operator~() const { return {~p[0] & 0x7fffffffffffffffULL, ~p[1] & 0x3ffffULL}; }
   // this & ~b without materialising ~b.
@@ -95,15 +105,15 @@ extern Bitboard PROMOTION_ZONE_BB[COLOR_NB];
 // but the last two ranks; all squares for other types. Also the legal drop squares ignoring nifu.
 extern Bitboard MOVABLE_BB[COLOR_NB][PIECE_TYPE_NB];
 
-extern Bitboard STEP_ATTACKS[PIECE_NB][SQ_NB];  // non-sliding part of each piece's attack (lance/rook/bishop: none)
-extern Bitboard BETWEEN_BB[SQ_NB][SQ_NB];       // squares strictly between two aligned squares, else empty
-extern Bitboard LINE_BB[SQ_NB][SQ_NB];          // the whole line through two aligned squares, else empty
+extern Bitboard STEP_ATTACKS[PIECE_NB][SQ_NB];     // non-sliding part of each piece's attack (lance/rook/bishop: none)
+extern Bitboard BETWEEN_BB[SQ_NB][SQ_NB];          // squares strictly between two aligned squares, else empty
+extern Bitboard LINE_BB[SQ_NB][SQ_NB];             // the whole line through two aligned squares, else empty
 extern Bitboard FORWARD_FILE_BB[COLOR_NB][SQ_NB];  // squares in front of s on its file, as colour c sees it
 
 // Slider lines: 0 file, 1 rank, 2 diagonal (file+1, rank+1), 3 anti-diagonal (file+1, rank-1).
 struct SliderLine {
-  Bitboard mask;        // occupancy squares that matter: the line without its edges and without the square itself
-  int lo_bits;          // popcount of mask.p[0], where the high word's index bits start
+  Bitboard mask;            // occupancy squares that matter: the line without its edges and without the square itself
+  int lo_bits;              // popcount of mask.p[0], where the high word's index bits start
   const Bitboard* attacks;  // 128 entries indexed by the compressed occupancy
 };
 extern SliderLine SLIDER[4][SQ_NB];

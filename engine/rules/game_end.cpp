@@ -16,9 +16,12 @@ std::expected<EnteringKingRule, std::string> parse_entering_king_rule(std::strin
 
 std::string_view to_string(EnteringKingRule rule) {
   switch (rule) {
-    case EnteringKingRule::Point27: return "27";
-    case EnteringKingRule::Point24: return "24";
-    case EnteringKingRule::Off: return "off";
+    case EnteringKingRule::Point27:
+      return "27";
+    case EnteringKingRule::Point24:
+      return "24";
+    case EnteringKingRule::Off:
+      return "off";
   }
   return "off";
 }
@@ -30,8 +33,8 @@ int declaration_points(const Position& pos, Color c) {
   int camp_small = camp.andnot(big | pos.pieces(KING)).count();
   Hand h = pos.hand(c);
   int hand_big = hand_count(h, BISHOP) + hand_count(h, ROOK);
-  int hand_small = hand_count(h, PAWN) + hand_count(h, LANCE) + hand_count(h, KNIGHT) + hand_count(h, SILVER) +
-                   hand_count(h, GOLD);
+  int hand_small =
+      hand_count(h, PAWN) + hand_count(h, LANCE) + hand_count(h, KNIGHT) + hand_count(h, SILVER) + hand_count(h, GOLD);
   return 5 * (camp_big + hand_big) + camp_small + hand_small;
 }
 
@@ -43,8 +46,7 @@ DeclarationCheck check_declaration(const Position& pos, EnteringKingRule rule) {
   if (!bb::PROMOTION_ZONE_BB[us].test(pos.king_square(us))) return fail("the king is not in the enemy camp");
   if (pos.in_check()) return fail("the king is in check");
   int in_camp = (bb::PROMOTION_ZONE_BB[us] & pos.pieces(us)).count() - 1;
-  if (in_camp < 10)
-    return fail(std::to_string(in_camp) + " pieces besides the king in the enemy camp, 10 needed");
+  if (in_camp < 10) return fail(std::to_string(in_camp) + " pieces besides the king in the enemy camp, 10 needed");
   int needed = rule == EnteringKingRule::Point27 ? (us == BLACK ? 28 : 27) : 31;
   int points = declaration_points(pos, us);
   if (points < needed) return fail(std::to_string(points) + " points, " + std::to_string(needed) + " needed");
@@ -53,11 +55,16 @@ DeclarationCheck check_declaration(const Position& pos, EnteringKingRule rule) {
 
 std::string_view to_string(GameEnd end) {
   switch (end) {
-    case GameEnd::None: return "none";
-    case GameEnd::NoLegalMoves: return "no legal moves";
-    case GameEnd::Sennichite: return "sennichite";
-    case GameEnd::PerpetualCheck: return "perpetual check";
-    case GameEnd::MaxMoves: return "max moves";
+    case GameEnd::None:
+      return "none";
+    case GameEnd::NoLegalMoves:
+      return "no legal moves";
+    case GameEnd::Sennichite:
+      return "sennichite";
+    case GameEnd::PerpetualCheck:
+      return "perpetual check";
+    case GameEnd::MaxMoves:
+      return "max moves";
   }
   return "none";
 }
@@ -104,7 +111,8 @@ std::expected<void, std::string> GameRecord::start(std::string_view position_tex
   }
   std::vector<std::string_view> move_texts;
   if (i < tokens.size()) {
-    if (tokens[i] != "moves") return std::unexpected("position: expected 'moves', got '" + std::string(tokens[i]) + "'");
+    if (tokens[i] != "moves")
+      return std::unexpected("position: expected 'moves', got '" + std::string(tokens[i]) + "'");
     move_texts.assign(tokens.begin() + long(i) + 1, tokens.end());
   }
 
@@ -147,10 +155,14 @@ std::expected<Move, std::string> GameRecord::play_usi(std::string_view text) {
 GameStatus GameRecord::status(int max_plies) const {
   Color us = pos_.side_to_move();
   switch (pos_.repetition(4, INT_MAX)) {
-    case Repetition::Draw: return {GameEnd::Sennichite, true, us};
-    case Repetition::Win: return {GameEnd::PerpetualCheck, false, us};
-    case Repetition::Loss: return {GameEnd::PerpetualCheck, false, ~us};
-    case Repetition::None: break;
+    case Repetition::Draw:
+      return {GameEnd::Sennichite, true, us};
+    case Repetition::Win:
+      return {GameEnd::PerpetualCheck, false, us};
+    case Repetition::Loss:
+      return {GameEnd::PerpetualCheck, false, ~us};
+    case Repetition::None:
+      break;
   }
   if (MoveList<LEGAL>(pos_).size() == 0) return {GameEnd::NoLegalMoves, false, ~us};
   if (max_plies > 0 && pos_.game_ply() - 1 >= max_plies) return {GameEnd::MaxMoves, true, us};

@@ -18,8 +18,7 @@ inline ExtMove* add_promote(ExtMove* list, Square from, Square to, Piece pc) {
 // (non-promotions of pawns, bishops and rooks that could promote, lance non-promotions to the second rank)
 // are included too.
 template <Color Us, bool All>
-ExtMove* generate_piece_moves(const Position& pos, ExtMove* list, const Bitboard& target,
-                              const Bitboard& pawn_target) {
+ExtMove* generate_piece_moves(const Position& pos, ExtMove* list, const Bitboard& target, const Bitboard& pawn_target) {
   const Bitboard occ = pos.pieces();
   const Bitboard zone = bb::PROMOTION_ZONE_BB[Us];
   constexpr int pawn_back = Us == BLACK ? 1 : -1;  // origin = destination + pawn_back

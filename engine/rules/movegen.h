@@ -11,16 +11,16 @@
 namespace shogi {
 
 enum GenType {
-  CAPTURES,       // captures, and pawn promotions that capture nothing (quiescence search)
-  QUIETS,         // everything NON_EVASIONS has that CAPTURES does not
-  QUIET_CHECKS,   // the QUIETS that give check
-  EVASIONS,       // moves out of check, the side to move must be in check
-  NON_EVASIONS,   // CAPTURES + QUIETS, the side to move must not be in check
+  CAPTURES,      // captures, and pawn promotions that capture nothing (quiescence search)
+  QUIETS,        // everything NON_EVASIONS has that CAPTURES does not
+  QUIET_CHECKS,  // the QUIETS that give check
+  EVASIONS,      // moves out of check, the side to move must be in check
+  NON_EVASIONS,  // CAPTURES + QUIETS, the side to move must not be in check
   // As above but also with the non-promotions search never needs (pawn, bishop and rook moves that could
   // promote, lance moves to the second rank). Rules judging and perft need every legal move.
   EVASIONS_ALL,
   NON_EVASIONS_ALL,
-  LEGAL,          // every legal move (EVASIONS_ALL or NON_EVASIONS_ALL filtered by legal())
+  LEGAL,  // every legal move (EVASIONS_ALL or NON_EVASIONS_ALL filtered by legal())
 };
 
 struct ExtMove {

@@ -9,9 +9,9 @@ constexpr std::string_view CSA_NAMES[] = {"* ", "FU", "KY", "KE", "GI", "KA", "H
 constexpr std::string_view USI_DROP_LETTERS = " PLNSBRG";
 
 std::string_view type_word(PieceType pt) {
-  constexpr std::string_view names[] = {"",       "pawn", "lance", "knight",          "silver",
-                                        "bishop", "rook", "gold",  "king",            "promoted pawn",
-                                        "promoted lance", "promoted knight", "promoted silver", "horse", "dragon"};
+  constexpr std::string_view names[] = {
+      "",     "pawn",          "lance",          "knight",          "silver",          "bishop", "rook",  "gold",
+      "king", "promoted pawn", "promoted lance", "promoted knight", "promoted silver", "horse",  "dragon"};
   return names[pt];
 }
 
@@ -35,11 +35,16 @@ std::string csa_square(Square s) { return std::string{char('1' + file_of(s)), ch
 
 std::string to_usi(Move m) {
   switch (m) {
-    case MOVE_NONE: return "none";
-    case MOVE_NULL: return "0000";
-    case MOVE_RESIGN: return "resign";
-    case MOVE_WIN: return "win";
-    default: break;
+    case MOVE_NONE:
+      return "none";
+    case MOVE_NULL:
+      return "0000";
+    case MOVE_RESIGN:
+      return "resign";
+    case MOVE_WIN:
+      return "win";
+    default:
+      break;
   }
   if (is_drop(m)) return std::string{USI_DROP_LETTERS[dropped_type(m)], '*'} + usi_square(to_sq(m));
   return usi_square(from_sq(m)) + usi_square(to_sq(m)) + (is_promotion(m) ? "+" : "");
@@ -136,8 +141,7 @@ std::expected<Move, std::string> parse_csa_move(const Position& pos, std::string
   } else {
     if (!parse_csa_square(text[1], text[2], from)) return error("not a CSA move (bad origin square)");
     Piece pc = pos.piece_on(from);
-    if (pc == NO_PIECE || color_of(pc) != us)
-      return error("no piece of the side to move on " + csa_square(from));
+    if (pc == NO_PIECE || color_of(pc) != us) return error("no piece of the side to move on " + csa_square(from));
     PieceType pt = type_of(pc);
     if (*piece == pt)
       m = make_move(from, to, pc);

@@ -184,9 +184,9 @@ void Position::update_slider_blockers(Color c, StateInfo& st) const {
   Square ksq = king_square(c);
   Color them = ~c;
   const Bitboard empty;
-  Bitboard snipers = ((lance_attacks(c, ksq, empty) & pieces(them, LANCE)) |
-                      (rook_attacks(ksq, empty) & pieces(them, ROOK, DRAGON)) |
-                      (bishop_attacks(ksq, empty) & pieces(them, BISHOP, HORSE)));
+  Bitboard snipers =
+      ((lance_attacks(c, ksq, empty) & pieces(them, LANCE)) | (rook_attacks(ksq, empty) & pieces(them, ROOK, DRAGON)) |
+       (bishop_attacks(ksq, empty) & pieces(them, BISHOP, HORSE)));
   Bitboard occ = pieces();
   snipers.for_each([&](Square sniper) {
     Bitboard b = between_bb(sniper, ksq) & occ;

@@ -51,8 +51,7 @@ class Position {
 
   // Sets up from an SFEN ("<board> <b|w> <hands> [<move number>]") or "startpos". The position is left unchanged
   // when an error is returned; the error names the bad field.
-  std::expected<void, std::string> set(std::string_view sfen, StateInfo* si,
-                                       PieceLimits limits = PieceLimits::Strict);
+  std::expected<void, std::string> set(std::string_view sfen, StateInfo* si, PieceLimits limits = PieceLimits::Strict);
   // Copies another position's current state (not its history); `si` receives a copy of its StateInfo.
   void copy_from(const Position& other, StateInfo* si);
   // "<board> <side> <hands> <move number>"
@@ -64,7 +63,7 @@ class Position {
   Piece piece_on(Square s) const { return board_[s]; }
   Hand hand(Color c) const { return hand_[c]; }
   Color side_to_move() const { return side_to_move_; }
-  int game_ply() const { return game_ply_; }  // the SFEN move number: 1 at the start, +1 per move
+  int game_ply() const { return game_ply_; }                     // the SFEN move number: 1 at the start, +1 per move
   Square king_square(Color c) const { return king_square_[c]; }  // SQ_NONE when that side has no king
   bool has_king(Color c) const { return king_square_[c] != SQ_NONE; }
 

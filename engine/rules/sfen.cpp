@@ -14,9 +14,9 @@ constexpr PieceType HAND_ORDER[] = {ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, P
 std::string_view color_name(Color c) { return c == BLACK ? "black" : "white"; }
 
 std::string_view type_name(PieceType pt) {
-  constexpr std::string_view names[] = {"",       "pawn",  "lance", "knight",   "silver",    "bishop",
-                                        "rook",   "gold",  "king",  "promoted pawn", "promoted lance",
-                                        "promoted knight", "promoted silver", "horse", "dragon"};
+  constexpr std::string_view names[] = {
+      "",     "pawn",          "lance",          "knight",          "silver",          "bishop", "rook",  "gold",
+      "king", "promoted pawn", "promoted lance", "promoted knight", "promoted silver", "horse",  "dragon"};
   return names[pt];
 }
 
@@ -133,8 +133,8 @@ std::expected<void, std::string> validate(const BoardSetup& setup, PieceLimits l
     Rank rr = relative_rank(c, rank_of(Square(s)));
     bool dead = ((pt == PAWN || pt == LANCE) && rr == RANK_1) || (pt == KNIGHT && rr <= RANK_2);
     if (dead)
-      return std::unexpected("SFEN board: " + std::string(color_name(c)) + " " + std::string(type_name(pt)) +
-                             " on " + to_string(Square(s)) + " can never move");
+      return std::unexpected("SFEN board: " + std::string(color_name(c)) + " " + std::string(type_name(pt)) + " on " +
+                             to_string(Square(s)) + " can never move");
   }
   for (Color c : {BLACK, WHITE}) {
     if (kings[c] > 1) return std::unexpected("SFEN board: more than one " + std::string(color_name(c)) + " king");
@@ -143,8 +143,8 @@ std::expected<void, std::string> validate(const BoardSetup& setup, PieceLimits l
   for (int pt = PAWN; pt < KING && limits == PieceLimits::Strict; ++pt)
     if (counts[pt] > piece_count_limit(PieceType(pt)))
       return std::unexpected("SFEN: too many " + std::string(type_name(PieceType(pt))) + "s (" +
-                             std::to_string(counts[pt]) + ", at most " + std::to_string(piece_count_limit(PieceType(pt))) +
-                             ")");
+                             std::to_string(counts[pt]) + ", at most " +
+                             std::to_string(piece_count_limit(PieceType(pt))) + ")");
   for (Color c : {BLACK, WHITE})
     for (int f = 0; f < 9; ++f) {
       int pawns = 0;

@@ -1,8 +1,8 @@
 #pragma once
 // Shared checks for the fuzz targets: anything accepted must leave a position that passes its own validation.
 
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "rules/movegen.h"

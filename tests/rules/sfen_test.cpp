@@ -45,7 +45,7 @@ TEST_CASE("SFEN accepts startpos, a 'sfen' prefix and a missing move number") {
 }
 
 TEST_CASE("every malformed SFEN names the bad field") {
-  CHECK(error_of("") .find("expected 3 or 4 fields") != std::string::npos);
+  CHECK(error_of("").find("expected 3 or 4 fields") != std::string::npos);
   CHECK(error_of("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1 b -").find("9 ranks") != std::string::npos);
   CHECK(error_of("lnsgkgsnl/1r5b1/pppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -").find("rank 3") != std::string::npos);
   CHECK(error_of("lnsgkgsnl/1r5b1/pppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -").find("more than 9") !=
