@@ -84,10 +84,12 @@ void TimeManager::init(const SearchLimits& limits, Color us, int game_ply, const
 bool TimeManager::stop_after_iteration(const IterationReport& r) const {
   if (!enabled_) return false;
   if (r.single_legal_move || r.mate_proven) return true;
-  // Never start an iteration that cannot finish before the hard limit.
+  // Time that is lost when unused (fixed movetime, byoyomi with the main time gone) is searched to the end: the
+  // timer stops the search at the deadline and a partly searched iteration costs nothing.
+  if (use_full_time_) return false;
+  // Otherwise never start an iteration that cannot finish before the hard limit.
   const double next = double(r.last_iteration_time) * std::clamp(r.branching_factor, 1.0, 8.0);
   if (double(r.elapsed) + next > double(maximum_)) return true;
-  if (use_full_time_) return false;
 
   // A falling score, an unstable best move or a fail-low ask for more time; a long-stable best move for less.
   double falling = 1.0;

@@ -120,6 +120,17 @@ TEST_CASE("movetime, infinite and missing clocks") {
   CHECK(mt.enabled());
   CHECK(mt.optimum() == 500 - o.network_delay);
   CHECK(mt.maximum() == 500 - o.network_delay);
+  // A fixed movetime is used to the end: an iteration that cannot finish does not stop the search early (the
+  // timer does, at the deadline).
+  IterationReport long_next;
+  long_next.elapsed = 200;
+  long_next.last_iteration_time = 150;
+  long_next.branching_factor = 3.0;
+  CHECK_FALSE(mt.stop_after_iteration(long_next));
+  // ... while with a normal clock the same report stops before the hopeless iteration.
+  const TimeManager clock = allocate({60000, -1, -1, 0, 1});
+  long_next.elapsed = clock.maximum() - 100;
+  CHECK(clock.stop_after_iteration(long_next));
 
   SearchLimits inf;
   inf.infinite = true;
