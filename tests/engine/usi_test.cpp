@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -15,13 +16,37 @@ using namespace shogi;
 
 namespace {
 
+// The engine writes from its search thread while the test reads: the buffer takes a lock for both. Recursive,
+// because the stream may call overflow() from inside xsputn().
+class LockedStringBuf : public std::stringbuf {
+ public:
+  std::string snapshot() const {
+    std::lock_guard lock(mutex_);
+    return str();
+  }
+
+ protected:
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    std::lock_guard lock(mutex_);
+    return std::stringbuf::xsputn(s, n);
+  }
+  int_type overflow(int_type c) override {
+    std::lock_guard lock(mutex_);
+    return std::stringbuf::overflow(c);
+  }
+
+ private:
+  mutable std::recursive_mutex mutex_;
+};
+
 struct Session {
   std::istringstream in;
-  std::ostringstream out;
+  LockedStringBuf buf;
+  std::ostream out{&buf};
   usi::UsiLoop loop{in, out};
   void send(std::string_view line) { loop.execute(line); }
   void wait() { loop.engine().wait_for_search_finished(); }
-  std::string text() const { return out.str(); }
+  std::string text() const { return buf.snapshot(); }
   size_t count(std::string_view needle) const {
     size_t n = 0;
     for (size_t at = 0; (at = text().find(needle, at)) != std::string::npos; at += needle.size()) ++n;
