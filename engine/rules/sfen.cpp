@@ -140,11 +140,14 @@ std::expected<void, std::string> validate(const BoardSetup& setup, PieceLimits l
     if (kings[c] > 1) return std::unexpected("SFEN board: more than one " + std::string(color_name(c)) + " king");
     for (int pt = PAWN; pt < HAND_TYPE_END; ++pt) counts[pt] += hand_count(setup.hand[c], PieceType(pt));
   }
-  for (int pt = PAWN; pt < KING && limits == PieceLimits::Strict; ++pt)
-    if (counts[pt] > piece_count_limit(PieceType(pt)))
+  // Relaxed positions may have extra pieces, but never more of a kind than one hand field holds: every piece of
+  // that kind could end up in one hand by captures, and a field that overflows corrupts its neighbour.
+  for (int pt = PAWN; pt < KING; ++pt) {
+    const int limit = limits == PieceLimits::Strict ? piece_count_limit(PieceType(pt)) : int(HAND_MASK[pt]);
+    if (counts[pt] > limit)
       return std::unexpected("SFEN: too many " + std::string(type_name(PieceType(pt))) + "s (" +
-                             std::to_string(counts[pt]) + ", at most " +
-                             std::to_string(piece_count_limit(PieceType(pt))) + ")");
+                             std::to_string(counts[pt]) + ", at most " + std::to_string(limit) + ")");
+  }
   for (Color c : {BLACK, WHITE})
     for (int f = 0; f < 9; ++f) {
       int pawns = 0;

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "rules/movegen.h"
 #include "rules/position.h"
 #include "rules/sfen.h"
 
@@ -105,6 +106,29 @@ TEST_CASE("relaxed piece limits admit composed positions but still bound hands")
   CHECK(pos.set(extra, &si, PieceLimits::Relaxed));
   CHECK(pos.sfen() == extra);
   CHECK_FALSE(pos.set("4k4/9/9/9/9/9/9/9/4K4 b 4B", &si, PieceLimits::Relaxed));
+}
+
+TEST_CASE("relaxed limits bound the total of a kind, so a capture cannot overflow a hand field") {
+  // Found by fuzz_sfen: seven knights in white's hand and one on the board; capturing it made eight, which does
+  // not fit the 3-bit field and corrupted the hand (and its Zobrist key).
+  Position::init();
+  Position pos;
+  StateInfo si;
+  auto r = pos.set("l6nl/5+Pg1k/2np1S3/p1p4Pp/3+P2Sp1/3PbPP1P/PS5G1/R8/LNbK4L w GSg7n5p 1", &si, PieceLimits::Relaxed);
+  REQUIRE_FALSE(r);
+  CHECK(r.error().find("too many knights") != std::string::npos);
+  // Seven in all is fine, and every capture keeps the position consistent.
+  REQUIRE(pos.set("1r2k4/9/9/9/9/9/9/9/1N2K4 w 6n 1", &si, PieceLimits::Relaxed));
+  MoveList<LEGAL> moves(pos);
+  int captures = 0;
+  for (const ExtMove& m : moves) {
+    StateInfo st;
+    captures += pos.piece_on(to_sq(m.move)) != NO_PIECE;
+    pos.do_move(m.move, st);
+    CHECK(pos.validate().empty());
+    pos.undo_move(m.move);
+  }
+  CHECK(captures == 2);  // 8i is in white's promotion zone: with and without promotion
 }
 
 TEST_CASE("flipped SFEN swaps colours and rotates the board") {
