@@ -21,6 +21,9 @@
 namespace arena::usi {
 class UsiClient;
 }
+namespace arena::process {
+class EventLoop;
+}
 
 namespace arena::game {
 
@@ -51,7 +54,8 @@ struct EngineConfig {
   std::vector<std::pair<std::string, std::string>> options;  // setoption name/value, in order
   TimeControl time_control;
   bool ponder = false;
-  std::chrono::milliseconds startup_timeout{10000};  // usi -> usiok, isready -> readyok
+  std::chrono::milliseconds startup_timeout{10000};  // usi -> usiok, isready -> readyok (also before each game)
+  std::chrono::milliseconds quit_grace{1000};        // after `quit`, how long it may take to exit before a kill
   std::string stderr_log;           // file for the engine's stderr (appended); empty discards it
   std::string io_log;               // file for every line in and out with timestamps; empty: none
 };
@@ -72,37 +76,52 @@ struct GameOptions {
   int max_plies = 512;                    // counted from SFEN move number 1; 0 = no limit
   int64_t margin_ms = 100;                // the only timing tolerance; 0 allowed
   int64_t stall_timeout_ms = 3000;        // after the flag and `stop`, an engine silent this long is killed
+  // A search with no clock and no movetime (nodes/depth only) cannot be flagged by a clock; one that has not
+  // answered after this long is treated like a flag (stop, then the stall timeout).
+  int64_t untimed_move_limit_ms = 600000;
   shogi::EnteringKingRule entering_king = shogi::EnteringKingRule::Point27;
   Adjudication adjudication;
 };
 
 class Player {
  public:
-  explicit Player(EngineConfig config);
+  // The process runs on `loop` if given. The two players of a game should share one loop (and the thread that
+  // uses it): then a pondering engine's output is drained while the game waits for the other engine.
+  explicit Player(EngineConfig config, std::shared_ptr<process::EventLoop> loop = nullptr);
   ~Player();
   Player(const Player&) = delete;
   Player& operator=(const Player&) = delete;
 
   // Starts the process, handshakes, validates and sends the options, waits for readyok. A bad option or an
   // engine that does not answer is an error naming the engine and what went wrong. Restarts if already running.
+  // The client (and its process id) stays available after a failed start, for logs and tests.
   std::expected<void, std::string> start();
+  // Started and not known to be dead (a crash is noticed at the next I/O; play_game reaps what it finds dead).
   bool running() const;
-  // quit, a grace period, then kill; always reaped.
-  void stop();
+  // quit, config().quit_grace, then kill; always reaped. True if the engine exited by itself (or was not running).
+  bool stop();
+  // Kills at once (a stalled engine): no grace. Always reaped.
+  void kill();
 
   const EngineConfig& config() const { return config_; }
   const std::string& name() const { return name_; }
+  // Valid once start() has been called.
   usi::UsiClient& client() { return *client_; }
+  bool has_client() const { return client_ != nullptr; }
 
  private:
   EngineConfig config_;
+  std::shared_ptr<process::EventLoop> loop_;
   std::string name_;
   std::unique_ptr<usi::UsiClient> client_;
 };
 
 // Plays one game from `start_position` ("startpos", "startpos moves ...", "sfen ... [moves ...]"); the moves
 // given with it are recorded as opening moves. Both players must be started. If `interrupt` becomes true the
-// game ends as Interrupted. After the game each engine has been sent `gameover` (unless it died).
+// game ends as Interrupted. After the game each engine has been sent `gameover` (unless it died; an Interrupted
+// game sends `gameover draw` so the engine leaves its game state), engines found dead are reaped, and an engine
+// killed for a stall is no longer running(): the caller restarts it. A player that is not running when the game
+// starts loses it by Disconnect. Throws std::invalid_argument only for a bad `start_position` (a caller error).
 PlayedGame play_game(Player& black, Player& white, const std::string& start_position, const GameOptions& options,
                      const std::atomic<bool>* interrupt = nullptr);
 

@@ -57,6 +57,10 @@ struct MoveRecord {
   int64_t time_ms = 0;  // thinking time measured by the runner (from `go` written to `bestmove` read)
   SearchInfo info;
   bool opening = false;  // part of the opening, not played by the engines
+  // Steady-clock instants for measurements within one run (never written to records): when the mover's clock
+  // started (its `go` written, or `ponderhit` after a correct prediction) and when its bestmove was read.
+  std::chrono::steady_clock::time_point started{};
+  std::chrono::steady_clock::time_point answered{};
 };
 
 struct PlayedGame {
