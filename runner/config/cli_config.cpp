@@ -1,0 +1,204 @@
+#include "config/cli_config.h"
+
+#include <CLI/CLI.hpp>
+
+#include "config/load.h"
+#include "config/values.h"
+
+namespace arena::config {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& option, const std::string& what) { throw ConfigError(option + ": " + what); }
+
+template <typename T>
+T check(const std::string& option, std::expected<T, std::string> r) {
+  if (!r) fail(option, r.error());
+  return *r;
+}
+
+}  // namespace
+
+void CliOptions::add_to(CLI::App& app, std::optional<TournamentType> type) {
+  type_ = type;
+  const bool play = type == TournamentType::Play;
+  app.add_option("--config", config_file_, "YAML config file (see configs/); the command line overrides it")
+      ->type_name("FILE");
+  app.add_option("--engine", engines_,
+                 "An engine: cmd=PATH [name=NAME] [option.NAME=VALUE ...] [tc=10+0.1] [ponder] [args=\"...\"] "
+                 "[dir=DIR] [startup_timeout_ms=MS]; repeat for each engine")
+      ->expected(1, 1000)
+      ->type_name("KEY=VALUE ...");
+  app.add_option("--each", each_, "Settings for every engine, same keys as --engine")
+      ->expected(1, 1000)
+      ->type_name("KEY=VALUE ...");
+  if (play) {
+    app.add_flag("--pair", pair_, "Play two games with colours swapped instead of one");
+  } else {
+    app.add_option("--rounds", rounds_,
+                   "Rounds: each pairing plays one opening twice, colours swapped" +
+                       std::string(type == TournamentType::Sprt ? " (SPRT: the maximum)" : ""))
+        ->type_name("N");
+    app.add_option("--games", games_, "Games per pairing (2 x rounds)")->type_name("N");
+  }
+  app.add_option("--concurrency", concurrency_, "Games played at once (default: the number of cores)")->type_name("N");
+  app.add_option("--openings", openings_, "file=PATH [order=sequential|random] [seed=N] [plies=N]")
+      ->expected(1, 10)
+      ->type_name("KEY=VALUE ...");
+  app.add_option("--position", position_, "A single start position: startpos, \"startpos moves ...\", \"sfen ...\"")
+      ->type_name("POSITION");
+  app.add_option("--max-plies", max_plies_, "Draw after this many plies (0 = no limit)")->type_name("N");
+  app.add_option("--margin-ms", margin_ms_, "Time tolerance per move in ms")->type_name("MS");
+  app.add_option("--stall-timeout-ms", stall_ms_, "After the flag, kill an engine silent this long")->type_name("MS");
+  app.add_option("--entering-king", entering_king_, "Declaration rule: 27, 24 or off")->type_name("RULE");
+  app.add_option("--resign", resign_, "Resign adjudication: off | score=CP moves=N")
+      ->expected(1, 3)
+      ->type_name("off|KEY=VALUE ...");
+  app.add_option("--draw", draw_, "Draw adjudication: off | score=CP moves=N min_ply=N")
+      ->expected(1, 4)
+      ->type_name("off|KEY=VALUE ...");
+  app.add_option("--out", out_, "Output directory: journal, kifu, logs")->type_name("DIR");
+  app.add_option("--journal", journal_, "Journal file (default: OUT/journal.jsonl)")->type_name("FILE");
+  app.add_option("--kifu", kifu_, "Kifu formats per game: csa, kif, csa,kif or none")->type_name("FORMATS");
+  app.add_option("--engine-logs", engine_logs_, "Keep each engine's stderr in OUT/logs (true/false)")
+      ->type_name("BOOL");
+  app.add_option("--io-logs", io_logs_, "Log every USI line in OUT/logs (true/false)")->type_name("BOOL");
+  app.add_option("--restart", restart_, "Engine processes: on-crash (reuse) or always (fresh per game)")
+      ->type_name("POLICY");
+  app.add_option("--replay-broken-pairs", replay_, "Replay a pair broken by a crash or runner error (true/false)")
+      ->type_name("BOOL");
+  app.add_option("--max-replays", max_replays_, "Replays per pair before a broken pair is scored")->type_name("N");
+  app.add_flag("--resume", resume_, "Continue the journal of an interrupted run");
+  app.add_flag("--overwrite", overwrite_, "Start afresh even if the journal exists");
+  app.add_flag("--quiet", quiet_, "No live status");
+  app.add_flag("--json", json_, "Final summary as JSON on stdout");
+  app.add_option("--status-interval", status_interval_, "Seconds between status lines when not on a terminal")
+      ->type_name("S");
+  app.add_option("--event", event_, "Event name for the records")->type_name("NAME");
+  if (type == TournamentType::Sprt || !type)
+    app.add_option("--sprt", sprt_, "elo0=E elo1=E [alpha=A] [beta=B] [model=normalized|logistic]")
+        ->expected(1, 5)
+        ->type_name("KEY=VALUE ...");
+}
+
+Config CliOptions::build() const {
+  ConfigDraft d;
+  if (!config_file_.empty()) apply_yaml_file(config_file_, d);
+  Config& c = d.config;
+
+  for (size_t i = 0; i < engines_.size(); ++i)
+    d.cli_engines.push_back(parse_engine_tokens(engines_[i], "--engine #" + std::to_string(i + 1), ""));
+  if (!each_.empty()) d.cli_each = parse_engine_tokens(each_, "--each", "");
+
+  if (pair_) c.pair = true;
+  if (!rounds_.empty()) {
+    c.rounds = int(check("--rounds", parse_int(rounds_, 1, 100000000)));
+    d.rounds_set = true;
+  }
+  if (!games_.empty()) {
+    if (!rounds_.empty()) fail("--games", "give --rounds or --games, not both");
+    int64_t g = check("--games", parse_int(games_, 2, 200000000));
+    if (g % 2) fail("--games", "expected an even number (every opening is played twice, colours swapped)");
+    c.rounds = int(g / 2);
+    d.rounds_set = true;
+  }
+  if (!concurrency_.empty()) {
+    c.concurrency = int(check("--concurrency", parse_int(concurrency_, 1, 4096)));
+    d.concurrency_set = true;
+  }
+  for (const std::string& t : openings_) {
+    auto [key, value] = split_key_value(t);
+    if (key == "file") {
+      if (value.empty()) fail("--openings", "expected file=PATH");
+      c.openings.file = resolve_path(value, "");
+      c.openings.position.clear();
+    } else if (key == "order") {
+      c.openings.order = check("--openings order", parse_opening_order(value));
+    } else if (key == "seed") {
+      c.openings.seed = uint64_t(check("--openings seed", parse_int(value, 0, INT64_MAX)));
+    } else if (key == "plies") {
+      c.openings.plies = int(check("--openings plies", parse_int(value, 0, 10000)));
+    } else {
+      fail("--openings", "unknown key '" + key + "'; expected file=, order=, seed=, plies=");
+    }
+  }
+  if (!position_.empty()) {
+    c.openings.position = position_;
+    c.openings.file.clear();
+  }
+  if (!max_plies_.empty()) c.game.max_plies = int(check("--max-plies", parse_int(max_plies_, 0, 100000)));
+  if (!margin_ms_.empty()) c.game.margin_ms = check("--margin-ms", parse_int(margin_ms_, 0, 600000));
+  if (!stall_ms_.empty()) c.game.stall_timeout_ms = check("--stall-timeout-ms", parse_int(stall_ms_, 1, 600000));
+  if (!entering_king_.empty()) {
+    auto r = shogi::parse_entering_king_rule(entering_king_);
+    if (!r) fail("--entering-king", "expected 27, 24 or off, got \"" + entering_king_ + "\"");
+    c.game.entering_king = *r;
+  }
+  game::Adjudication& a = c.game.adjudication;
+  for (const std::string& t : resign_) {
+    auto [key, value] = split_key_value(t);
+    if (value.empty())
+      a.resign_enabled = check("--resign", parse_bool(key));
+    else if (key == "score")
+      a.resign_score_cp = int(check("--resign score", parse_int(value, 1, 100000))), a.resign_enabled = true;
+    else if (key == "moves")
+      a.resign_moves = int(check("--resign moves", parse_int(value, 1, 1000))), a.resign_enabled = true;
+    else
+      fail("--resign", "unknown key '" + key + "'; expected off, score=, moves=");
+  }
+  for (const std::string& t : draw_) {
+    auto [key, value] = split_key_value(t);
+    if (value.empty())
+      a.draw_enabled = check("--draw", parse_bool(key));
+    else if (key == "score")
+      a.draw_score_cp = int(check("--draw score", parse_int(value, 0, 100000))), a.draw_enabled = true;
+    else if (key == "moves")
+      a.draw_moves = int(check("--draw moves", parse_int(value, 1, 1000))), a.draw_enabled = true;
+    else if (key == "min_ply")
+      a.draw_min_ply = int(check("--draw min_ply", parse_int(value, 0, 100000))), a.draw_enabled = true;
+    else
+      fail("--draw", "unknown key '" + key + "'; expected off, score=, moves=, min_ply=");
+  }
+  if (!out_.empty()) {
+    c.output.dir = resolve_path(out_, "");
+    // The journal moves with the output directory unless --journal says otherwise.
+    if (journal_.empty()) c.output.journal.clear();
+  }
+  if (!journal_.empty()) c.output.journal = resolve_path(journal_, "");
+  if (!kifu_.empty()) {
+    KifuFormats f = check("--kifu", parse_kifu_formats(kifu_));
+    c.output.csa = f.csa, c.output.kif = f.kif;
+  }
+  if (!engine_logs_.empty()) c.output.engine_logs = check("--engine-logs", parse_bool(engine_logs_));
+  if (!io_logs_.empty()) c.output.io_logs = check("--io-logs", parse_bool(io_logs_));
+  if (!restart_.empty()) c.restart = check("--restart", parse_restart_policy(restart_));
+  if (!replay_.empty()) c.replay_broken_pairs = check("--replay-broken-pairs", parse_bool(replay_));
+  if (!max_replays_.empty()) c.max_replays = int(check("--max-replays", parse_int(max_replays_, 0, 1000)));
+  if (resume_ && overwrite_) fail("--resume", "--resume and --overwrite contradict each other");
+  // On the command line either one wins over the file's setting of the other.
+  if (resume_) c.resume = true, c.overwrite = false;
+  if (overwrite_) c.overwrite = true, c.resume = false;
+  if (quiet_) c.quiet = true;
+  if (json_) c.json = true;
+  if (!status_interval_.empty())
+    c.status_interval_s = int(check("--status-interval", parse_int(status_interval_, 1, 86400)));
+  if (!event_.empty()) c.game.event = event_;
+  for (const std::string& t : sprt_) {
+    auto [key, value] = split_key_value(t);
+    if (key == "elo0")
+      c.sprt.elo0 = check("--sprt elo0", parse_double(value));
+    else if (key == "elo1")
+      c.sprt.elo1 = check("--sprt elo1", parse_double(value));
+    else if (key == "alpha")
+      c.sprt.alpha = check("--sprt alpha", parse_double(value));
+    else if (key == "beta")
+      c.sprt.beta = check("--sprt beta", parse_double(value));
+    else if (key == "model")
+      c.sprt.model = check("--sprt model", parse_elo_model(value));
+    else
+      fail("--sprt", "unknown key '" + key + "'; expected elo0=, elo1=, alpha=, beta=, model=");
+  }
+  return finalize(std::move(d), type_);
+}
+
+}  // namespace arena::config

@@ -1,0 +1,39 @@
+#pragma once
+// The command-line form of the configuration (CLI11). Option names follow fastchess/cutechess where they exist:
+//   --engine cmd=./dev name=dev option.USI_Hash=256 tc=10+0.1 ponder   (repeatable)
+//   --each tc=... option.X=...
+//   --config file.yaml   (every setting also has a YAML form; the command line overrides the file)
+// All values are taken as text and checked by the same parsers as the YAML reader.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/config.h"
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
+
+namespace arena::config {
+
+class CliOptions {
+ public:
+  // Registers the options on a subcommand. `type` is the subcommand's tournament type (nullopt for `run`, whose
+  // type comes from the file); `play` gets --pair and --position instead of rounds.
+  void add_to(CLI::App& app, std::optional<TournamentType> type);
+  // After parsing: reads --config (if given), applies the command line over it and finalizes.
+  Config build() const;
+
+ private:
+  std::optional<TournamentType> type_;
+  std::string config_file_;
+  std::vector<std::vector<std::string>> engines_;
+  std::vector<std::string> each_, openings_, resign_, draw_, sprt_;
+  std::string rounds_, games_, concurrency_, position_, max_plies_, margin_ms_, stall_ms_, entering_king_, out_,
+      journal_, kifu_, engine_logs_, io_logs_, restart_, replay_, max_replays_, status_interval_, event_;
+  bool pair_ = false, resume_ = false, overwrite_ = false, quiet_ = false, json_ = false;
+};
+
+}  // namespace arena::config

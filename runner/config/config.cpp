@@ -1,0 +1,51 @@
+#include "config/config.h"
+
+#include <strings.h>
+
+#include <thread>
+
+namespace arena::config {
+
+std::string_view to_string(TournamentType t) {
+  switch (t) {
+    case TournamentType::Play:
+      return "play";
+    case TournamentType::Gauntlet:
+      return "gauntlet";
+    case TournamentType::RoundRobin:
+      return "roundrobin";
+    case TournamentType::Sprt:
+      return "sprt";
+  }
+  return "gauntlet";
+}
+
+std::string_view to_string(OpeningOrder o) { return o == OpeningOrder::Random ? "random" : "sequential"; }
+
+std::string_view to_string(RestartPolicy p) { return p == RestartPolicy::Always ? "always" : "on-crash"; }
+
+EngineSettings merge(const EngineSettings& base, const EngineSettings& over) {
+  EngineSettings r = base;
+  if (over.name) r.name = over.name;
+  if (over.cmd) r.cmd = over.cmd, r.cmd_where = over.cmd_where;
+  if (over.args) r.args = over.args;
+  if (over.dir) r.dir = over.dir;
+  if (over.tc) r.tc = over.tc;
+  if (over.ponder) r.ponder = over.ponder;
+  if (over.startup_timeout_ms) r.startup_timeout_ms = over.startup_timeout_ms;
+  for (const auto& [name, value] : over.options) {
+    bool replaced = false;
+    for (auto& [n, v] : r.options)
+      if (strcasecmp(n.c_str(), name.c_str()) == 0) v = value, replaced = true;
+    if (!replaced) r.options.emplace_back(name, value);
+  }
+  if (r.where.empty()) r.where = over.where;
+  return r;
+}
+
+int default_concurrency() {
+  unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : int(n);
+}
+
+}  // namespace arena::config

@@ -1,0 +1,110 @@
+#pragma once
+// The runner's configuration as plain structs: what the command line and YAML files produce, and what the
+// tournament layer reads. Only runner/config knows YAML and CLI11; everything below it sees these structs.
+//
+// Precedence, lowest first: the file's `each`, the file's engine entry, `--each`, `--engine`. Any `--engine` on the
+// command line replaces the file's engine list. Every other command-line setting overrides the file's.
+//
+// Paths: a relative path in a config file is relative to the directory holding that file; a relative path on the
+// command line is relative to the working directory. An engine `cmd` without a '/' is looked up on PATH (and in
+// /usr/games, where Debian installs engines) at load time, because engines are started without a shell.
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "game/game.h"
+#include "stats/sprt.h"
+
+namespace arena::config {
+
+// A configuration or start-up error; the message is one line naming the file:line:key (or the command-line
+// option) and what was expected. main prints it and exits with code 2.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class TournamentType {
+  Play,        // one game (or one pair) between two engines
+  Gauntlet,    // the first engine against each of the others
+  RoundRobin,  // every engine against every other
+  Sprt,        // two engines until the SPRT decides (or `rounds` pairs are played)
+};
+std::string_view to_string(TournamentType t);
+
+enum class OpeningOrder { Sequential, Random };
+std::string_view to_string(OpeningOrder o);
+
+enum class RestartPolicy {
+  OnCrash,  // an engine process is reused across games and restarted only when it died
+  Always,   // a fresh process for every game
+};
+std::string_view to_string(RestartPolicy p);
+
+// One engine as written in one place (a file entry, `each`, `--engine`): every field optional so that the places
+// can be merged by precedence.
+struct EngineSettings {
+  std::optional<std::string> name;
+  std::optional<std::string> cmd;
+  std::optional<std::vector<std::string>> args;
+  std::optional<std::string> dir;
+  std::vector<std::pair<std::string, std::string>> options;  // merged by name, later places win
+  std::optional<game::TimeControl> tc;
+  std::optional<bool> ponder;
+  std::optional<int64_t> startup_timeout_ms;
+  // Where each came from ("configs/x.yaml:12:5: engines[1]" or "--engine #2"), for errors found after merging.
+  // A cmd or dir containing a '/' is already absolute; a bare cmd is looked up on PATH when the config is finalized.
+  std::string where;
+  std::string cmd_where;
+};
+
+// `over`'s fields replace `base`'s; options with the same name (case-insensitive) are replaced, others appended.
+EngineSettings merge(const EngineSettings& base, const EngineSettings& over);
+
+struct OpeningSettings {
+  std::string file;      // one opening per line (sfen / startpos moves / bare SFEN), or a .csa / .kif record
+  std::string position;  // a single start position instead of a file ("startpos", "sfen ...", "startpos moves ...")
+  OpeningOrder order = OpeningOrder::Sequential;
+  uint64_t seed = 1;  // for the random order
+  int plies = 0;      // keep at most this many moves of each opening; 0 = all of them
+};
+
+struct OutputSettings {
+  std::string dir = "shogi-arena-out";  // journal, kifu (games/), engine logs (logs/)
+  std::string journal;                  // empty: <dir>/journal.jsonl
+  bool csa = true;                      // a CSA record per game
+  bool kif = false;                     // a KIF record per game
+  bool engine_logs = true;              // each engine's stderr in logs/<engine>.stderr
+  bool io_logs = false;                 // every USI line in and out in logs/<engine>.io
+};
+
+struct Config {
+  TournamentType type = TournamentType::Gauntlet;
+  std::vector<game::EngineConfig> engines;  // resolved: absolute commands, unique names
+  // Rounds: in each round every pairing plays one opening twice with colours swapped (one pair). For an SPRT
+  // this is the maximum number of pairs. `play` plays one game, or one pair with `pair`.
+  int rounds = 1;
+  bool pair = false;    // `play` only: one game (false) or a pair with colours swapped
+  int concurrency = 1;  // games at once; the default is the number of cores
+  OpeningSettings openings;
+  game::GameOptions game;
+  OutputSettings output;
+  bool resume = false;     // continue the journal in output.journal
+  bool overwrite = false;  // start afresh even if the journal exists (it is replaced); `play` always
+  RestartPolicy restart = RestartPolicy::OnCrash;
+  bool replay_broken_pairs = true;  // replay a pair broken by a crash or a runner error instead of scoring it
+  int max_replays = 3;              // per pair; a pair still broken after that is scored as played
+  bool quiet = false;               // no live status, only the final summary
+  bool json = false;                // the final summary as JSON on stdout; status goes to stderr
+  int status_interval_s = 10;       // how often a status line is printed when stdout is not a terminal
+  stats::SprtConfig sprt;
+};
+
+// The number of hardware threads (at least 1): the default concurrency.
+int default_concurrency();
+
+}  // namespace arena::config

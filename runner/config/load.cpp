@@ -1,0 +1,190 @@
+#include "config/load.h"
+
+#include <strings.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "config/values.h"
+
+namespace arena::config {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool executable(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
+}
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) { throw ConfigError(where + ": " + what); }
+
+}  // namespace
+
+std::string resolve_path(const std::string& path, const std::string& base_dir) {
+  if (path.empty()) return path;
+  fs::path p(path);
+  if (p.is_absolute()) return p.lexically_normal().string();
+  fs::path base = base_dir.empty() ? fs::current_path() : fs::path(base_dir);
+  return (base / p).lexically_normal().string();
+}
+
+std::string resolve_command(const std::string& cmd, const std::string& base_dir) {
+  if (cmd.find('/') != std::string::npos) {
+    std::string p = resolve_path(cmd, base_dir);
+    return executable(p) ? p : std::string();
+  }
+  std::string dirs = std::getenv("PATH") ? std::getenv("PATH") : "/usr/local/bin:/usr/bin:/bin";
+  dirs += ":/usr/games";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    size_t colon = dirs.find(':', start);
+    std::string dir = dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+    if (!dir.empty() && executable(fs::path(dir) / cmd)) return (fs::path(dir) / cmd).string();
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  return {};
+}
+
+EngineSettings parse_engine_tokens(const std::vector<std::string>& tokens, const std::string& where,
+                                   const std::string& base_dir) {
+  EngineSettings e;
+  e.where = where;
+  for (const std::string& token : tokens) {
+    auto [key, value] = split_key_value(token);
+    auto bad = [&](const std::string& what) { fail(where, "'" + token + "': " + what); };
+    if (key.starts_with("option.")) {
+      std::string name = key.substr(7);
+      if (name.empty()) bad("expected option.NAME=VALUE");
+      e.options.emplace_back(name, value);
+    } else if (key == "cmd") {
+      if (value.empty()) bad("expected cmd=EXECUTABLE");
+      e.cmd = value.find('/') != std::string::npos ? resolve_path(value, base_dir) : value;
+      e.cmd_where = where;
+    } else if (key == "name") {
+      if (value.empty()) bad("expected name=NAME");
+      e.name = value;
+    } else if (key == "args") {
+      e.args = split_words(value);
+    } else if (key == "arg") {
+      if (!e.args) e.args.emplace();
+      e.args->push_back(value);
+    } else if (key == "dir") {
+      if (value.empty()) bad("expected dir=DIRECTORY");
+      e.dir = resolve_path(value, base_dir);
+    } else if (key == "tc") {
+      auto tc = game::parse_time_control(value);
+      if (!tc) bad(tc.error());
+      e.tc = *tc;
+    } else if (key == "ponder") {
+      if (value.empty()) {
+        e.ponder = true;
+      } else {
+        auto b = parse_bool(value);
+        if (!b) bad(b.error());
+        e.ponder = *b;
+      }
+    } else if (key == "startup_timeout_ms") {
+      auto v = parse_int(value, 1, 3600000);
+      if (!v) bad(v.error());
+      e.startup_timeout_ms = *v;
+    } else {
+      bad("unknown key '" + key +
+          "'; expected cmd=, name=, args=, arg=, dir=, option.NAME=, tc=, ponder, startup_timeout_ms=");
+    }
+  }
+  return e;
+}
+
+Config finalize(ConfigDraft draft, std::optional<TournamentType> command) {
+  Config c = std::move(draft.config);
+
+  if (command && draft.file_type && *command != *draft.file_type)
+    fail(draft.file_type_where, "the file is a " + std::string(to_string(*draft.file_type)) +
+                                    " config but the command is '" + std::string(to_string(*command)) + "'");
+  if (command)
+    c.type = *command;
+  else if (draft.file_type)
+    c.type = *draft.file_type;
+  else
+    throw ConfigError(
+        "no tournament type: use a subcommand (gauntlet, roundrobin, sprt) or 'tournament:' in the "
+        "config file");
+
+  // Engines, merged by precedence: file each < file engine < --each < --engine.
+  std::vector<EngineSettings> merged;
+  if (!draft.cli_engines.empty()) {
+    EngineSettings each = merge(draft.file_each, draft.cli_each);
+    for (const EngineSettings& e : draft.cli_engines) {
+      EngineSettings m = merge(each, e);
+      m.where = e.where;
+      merged.push_back(std::move(m));
+    }
+  } else {
+    for (const EngineSettings& e : draft.file_engines) {
+      EngineSettings m = merge(merge(draft.file_each, e), draft.cli_each);
+      m.where = e.where;
+      merged.push_back(std::move(m));
+    }
+  }
+  const size_t n = merged.size();
+  const bool two = c.type == TournamentType::Play || c.type == TournamentType::Sprt;
+  if (two && n != 2)
+    throw ConfigError(std::string(to_string(c.type)) + " needs exactly 2 engines, got " + std::to_string(n) +
+                      " (give them with --engine or 'engines:' in the config file)");
+  if (!two && n < 2)
+    throw ConfigError(std::string(to_string(c.type)) + " needs at least 2 engines, got " + std::to_string(n) +
+                      " (give them with --engine or 'engines:' in the config file)");
+
+  std::set<std::string> names;
+  for (const EngineSettings& e : merged) {
+    if (!e.cmd) fail(e.where, "the engine has no cmd (the executable to run)");
+    game::EngineConfig ec;
+    ec.command = resolve_command(*e.cmd, "");
+    if (ec.command.empty())
+      fail(e.cmd_where.empty() ? e.where : e.cmd_where,
+           "engine command '" + *e.cmd + "' " +
+               (e.cmd->find('/') != std::string::npos ? "is not an executable file"
+                                                      : "was not found on PATH or in /usr/games"));
+    ec.name = e.name ? *e.name : fs::path(*e.cmd).filename().string();
+    if (!names.insert(ec.name).second)
+      fail(e.where, "two engines are named '" + ec.name + "'; give each a unique name (name=...)");
+    if (!e.tc) fail(e.where, "engine '" + ec.name + "' has no time control (tc=10+0.1, tc=0+1b, tc=movetime=1, ...)");
+    ec.time_control = *e.tc;
+    if (e.args) ec.args = *e.args;
+    if (e.dir) {
+      std::error_code ec_dir;
+      if (!fs::is_directory(*e.dir, ec_dir))
+        fail(e.where, "engine '" + ec.name + "': dir '" + *e.dir + "' is not a directory");
+      ec.working_dir = *e.dir;
+    }
+    ec.options = e.options;
+    ec.ponder = e.ponder.value_or(false);
+    if (e.startup_timeout_ms) ec.startup_timeout = std::chrono::milliseconds(*e.startup_timeout_ms);
+    c.engines.push_back(std::move(ec));
+  }
+
+  if (c.type == TournamentType::Sprt) {
+    if (!draft.rounds_set) c.rounds = 50000;
+    if (auto ok = stats::validate(c.sprt); !ok) throw ConfigError("sprt: " + ok.error());
+  }
+  if (c.type == TournamentType::Play) {
+    c.rounds = 1;
+    if (!draft.concurrency_set) c.concurrency = 1;
+    if (!c.resume) c.overwrite = true;  // a one-off: its records replace the previous play's
+  } else if (!draft.concurrency_set) {
+    c.concurrency = default_concurrency();
+  }
+  if (!c.openings.file.empty() && !c.openings.position.empty())
+    throw ConfigError("openings: give either a file or a position, not both");
+  if (c.resume && c.overwrite) throw ConfigError("--resume and --overwrite contradict each other");
+  c.output.dir = resolve_path(c.output.dir, "");
+  if (c.output.journal.empty()) c.output.journal = (fs::path(c.output.dir) / "journal.jsonl").string();
+  return c;
+}
+
+}  // namespace arena::config

@@ -1,0 +1,271 @@
+// shogi-arena: the match runner's command line.
+//
+//   shogi-arena play        one game (or --pair) between two engines
+//   shogi-arena gauntlet    the first engine against each of the others
+//   shogi-arena roundrobin  every engine against every other
+//   shogi-arena sprt        two engines until the SPRT decides
+//   shogi-arena run         whatever `tournament:` in --config says
+//   shogi-arena stats J     all statistics recomputed from a journal
+//
+// Exit codes: 0 done (SPRT: H1 accepted, the change passes); 1 SPRT H0 accepted (it fails); 2 an error, an
+// interrupted run or an inconclusive SPRT. Errors are one line on stderr.
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "config/cli_config.h"
+#include "config/config.h"
+#include "rules/position.h"
+#include "tournament/journal.h"
+#include "tournament/openings.h"
+#include "tournament/report.h"
+#include "tournament/tournament.h"
+
+namespace {
+
+using namespace arena;
+
+std::atomic<bool> g_stop{false};
+std::atomic<int> g_signals{0};
+
+extern "C" void on_signal(int) {
+  g_stop.store(true);
+  // A third Ctrl-C means "now": engines get EOF on their stdin when the runner is gone.
+  if (g_signals.fetch_add(1) >= 2) _exit(2);
+}
+
+void install_signal_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+}
+
+std::vector<tournament::Opening> openings_of(const config::Config& c) {
+  if (!c.openings.position.empty()) {
+    auto o = tournament::parse_opening_line(c.openings.position, c.openings.plies);
+    if (!o) throw config::ConfigError("--position: " + o.error());
+    o->source = "--position";
+    return {*o};
+  }
+  if (!c.openings.file.empty()) {
+    auto list = tournament::load_openings(c.openings.file, c.openings.plies);
+    if (!list) throw config::ConfigError(list.error());
+    return std::move(*list);
+  }
+  return {tournament::Opening{"startpos", "the start position"}};
+}
+
+int run_tournament(const config::CliOptions& options) {
+  config::Config c = options.build();
+  std::vector<tournament::Opening> openings = openings_of(c);
+
+  tournament::EngineLogs logs;
+  if (c.output.engine_logs || c.output.io_logs) logs.dir = c.output.dir + "/logs";
+  logs.stderr_log = c.output.engine_logs;
+  logs.io_log = c.output.io_logs;
+  tournament::Tournament t(c, std::move(openings), tournament::make_usi_engines(c.engines, c.game, logs));
+
+  tournament::ReportInfo info;
+  info.type = c.type;
+  info.total_games = t.schedule().games();
+  if (c.type == config::TournamentType::Sprt) info.sprt = c.sprt;
+  tournament::ConsoleReporter::Options ro;
+  ro.quiet = c.quiet;
+  ro.out = c.json ? stderr : stdout;
+  ro.terminal = isatty(fileno(ro.out)) != 0;
+  ro.interval_s = c.status_interval_s;
+  ro.game_lines = c.type == config::TournamentType::Play;
+  tournament::ConsoleReporter reporter(info, ro);
+
+  if (auto opened = t.open(reporter); !opened) throw config::ConfigError(opened.error());
+  install_signal_handlers();
+  const auto started = std::chrono::steady_clock::now();
+  tournament::RunResult result = t.run(reporter, &g_stop);
+  reporter.finish(t.tally());
+
+  tournament::Summary s;
+  s.info = info;
+  s.end = result.end;
+  s.error = result.error;
+  s.exit_code = tournament::exit_code(result, c, t.tally());
+  s.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  s.journal = c.output.journal;
+  s.resumed_games = t.resumed_games();
+  struct rusage self {};
+  if (getrusage(RUSAGE_SELF, &self) == 0) {
+    s.runner_cpu_s = double(self.ru_utime.tv_sec + self.ru_stime.tv_sec) +
+                     double(self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e6;
+    s.runner_max_rss_kb = self.ru_maxrss;
+  }
+  if (c.json) {
+    std::cout << tournament::summary_json(t.tally(), s) << std::endl;
+    if (!c.quiet) std::cerr << tournament::summary_text(t.tally(), s);
+  } else {
+    std::cout << tournament::summary_text(t.tally(), s) << std::flush;
+  }
+  if (result.end == tournament::RunEnd::Error) std::cerr << "shogi-arena: error: " << result.error << std::endl;
+  return s.exit_code;
+}
+
+struct StatsOptions {
+  std::string journal;
+  std::vector<std::string> sprt;
+  bool json = false;
+};
+
+int run_stats(const StatsOptions& o) {
+  auto contents = tournament::read_journal(o.journal);
+  if (!contents) throw config::ConfigError(contents.error());
+  for (const std::string& w : contents->warnings) std::cerr << "warning: " << w << "\n";
+  tournament::ReportInfo info;
+  std::vector<std::string> names;
+  std::vector<tournament::Pairing> pairings;
+  int games_per_pair = 2;
+  if (const auto& h = contents->header) {
+    names = h->engines;
+    games_per_pair = h->games_per_pair;
+    info.total_games = h->games;
+    info.sprt = h->sprt;
+    if (h->type == "roundrobin") {
+      info.type = config::TournamentType::RoundRobin;
+      for (int i = 0; i < int(names.size()); ++i)
+        for (int j = i + 1; j < int(names.size()); ++j) pairings.push_back({i, j});
+    } else {
+      info.type = h->type == "sprt"   ? config::TournamentType::Sprt
+                  : h->type == "play" ? config::TournamentType::Play
+                                      : config::TournamentType::Gauntlet;
+      for (int j = 1; j < int(names.size()); ++j) pairings.push_back({0, j});
+    }
+  } else {
+    info.total_games = int64_t(contents->games.size());
+  }
+  if (!o.sprt.empty()) {
+    stats::SprtConfig s = info.sprt.value_or(stats::SprtConfig{});
+    for (const std::string& t : o.sprt) {
+      size_t eq = t.find('=');
+      const std::string key = t.substr(0, eq), value = eq == std::string::npos ? "" : t.substr(eq + 1);
+      double* field = key == "elo0"    ? &s.elo0
+                      : key == "elo1"  ? &s.elo1
+                      : key == "alpha" ? &s.alpha
+                      : key == "beta"  ? &s.beta
+                                       : nullptr;
+      if (key == "model" && (value == "normalized" || value == "logistic")) {
+        s.model = value == "logistic" ? stats::EloModel::Logistic : stats::EloModel::Normalized;
+        continue;
+      }
+      char* end = nullptr;
+      const double v = field ? std::strtod(value.c_str(), &end) : 0;
+      if (!field || value.empty() || *end != '\0')
+        throw config::ConfigError("--sprt: '" + t + "': expected elo0=, elo1=, alpha=, beta= numbers or model=");
+      *field = v;
+    }
+    if (auto ok = stats::validate(s); !ok) throw config::ConfigError("--sprt: " + ok.error());
+    info.sprt = s;
+  }
+  tournament::Tally tally(names, pairings, games_per_pair);
+  for (const tournament::JournalGame& g : contents->games) tally.add(g);
+
+  // A journal's statistics are complete as far as they go: only an SPRT verdict decides the exit code.
+  tournament::Summary s;
+  s.info = info;
+  s.journal = o.journal;
+  s.end = tournament::RunEnd::Completed;
+  if (info.sprt) {
+    const stats::SprtVerdict v = sprt_status(tally, *info.sprt).verdict;
+    s.exit_code = v == stats::SprtVerdict::AcceptH1 ? 0 : v == stats::SprtVerdict::AcceptH0 ? 1 : 2;
+    if (v != stats::SprtVerdict::Continue) s.end = tournament::RunEnd::SprtDecided;
+  }
+  if (o.json)
+    std::cout << tournament::summary_json(tally, s) << std::endl;
+  else
+    std::cout << tournament::summary_text(tally, s) << std::flush;
+  return s.exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  shogi::Position::init();
+  CLI::App app{"shogi-arena: matches, gauntlets, round robins and SPRTs between USI shogi engines"};
+  app.require_subcommand(1);
+  app.footer(
+      "Exit codes: 0 done (SPRT: H1 accepted); 1 SPRT H0 accepted; 2 error, interrupted or inconclusive SPRT.\n"
+      "Examples:\n"
+      "  shogi-arena gauntlet --config configs/default.yaml\n"
+      "  shogi-arena sprt --engine cmd=./new name=new --engine cmd=./old name=old --each tc=10+0.1 \\\n"
+      "      --sprt elo0=0 elo1=5 --openings file=openings/balanced-24.sfen order=random\n"
+      "  shogi-arena stats shogi-arena-out/journal.jsonl");
+
+  struct Command {
+    const char* name;
+    const char* help;
+    std::optional<config::TournamentType> type;
+    config::CliOptions options;
+    CLI::App* app = nullptr;
+  };
+  std::vector<Command> commands;
+  commands.reserve(5);
+  commands.push_back({"play",
+                      "One game between two engines (or a pair with --pair), printing the result",
+                      config::TournamentType::Play,
+                      {}});
+  commands.push_back({"gauntlet", "The first engine against each of the others", config::TournamentType::Gauntlet, {}});
+  commands.push_back({"roundrobin", "Every engine against every other", config::TournamentType::RoundRobin, {}});
+  commands.push_back({"sprt",
+                      "Two engines until the SPRT accepts H0 or H1 (or --rounds pairs are played)",
+                      config::TournamentType::Sprt,
+                      {}});
+  commands.push_back({"run", "The tournament described by --config (its 'tournament:' key)", std::nullopt, {}});
+  for (Command& c : commands) {
+    c.app = app.add_subcommand(c.name, c.help);
+    c.options.add_to(*c.app, c.type);
+  }
+
+  StatsOptions stats_options;
+  CLI::App* stats = app.add_subcommand("stats", "Recompute every statistic from a journal");
+  stats->add_option("journal", stats_options.journal, "The JSONL journal of a run")->required();
+  stats->add_option("--sprt", stats_options.sprt, "elo0=E elo1=E [alpha=A] [beta=B] [model=...]: test this SPRT")
+      ->expected(1, 5);
+  stats->add_flag("--json", stats_options.json, "Summary as JSON");
+
+  // ---- CSA protocol subcommands (wired by the lead) ----
+  // `csa`:   the CSA client, built in runner/csa/client_*; it exposes int run_csa_client(...).
+  //          Register it here: CLI::App* csa = app.add_subcommand("csa", ...); ... return run_csa_client(...);
+  // `serve`: the CSA server, built in runner/csa/server*; it exposes int run_csa_server(...).
+  //          Register it here the same way.
+  // ----
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "shogi-arena: error: " << e.what() << " (see --help)" << std::endl;
+    return 2;
+  }
+
+  try {
+    if (stats->parsed()) return run_stats(stats_options);
+    for (Command& c : commands)
+      if (c.app->parsed()) return run_tournament(c.options);
+  } catch (const config::ConfigError& e) {
+    std::cerr << "shogi-arena: error: " << e.what() << std::endl;
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "shogi-arena: error: " << e.what() << std::endl;
+    return 2;
+  }
+  return 2;
+}

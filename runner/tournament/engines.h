@@ -1,0 +1,48 @@
+#pragma once
+// The engines one worker thread plays with. The tournament only sees this interface, so its scheduling, journal
+// and replay logic can be tested with scripted fakes; make_usi_engines() is the real thing (game::Player and
+// game::play_game over engine processes).
+
+#include <atomic>
+#include <expected>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "game/game.h"
+#include "game/game_result.h"
+
+namespace arena::tournament {
+
+class WorkerEngines {
+ public:
+  virtual ~WorkerEngines() = default;
+  // Makes engine `engine` ready, starting its process if it is not running. The error says what went wrong.
+  virtual std::expected<void, std::string> prepare(int engine) = 0;
+  // Plays one game; both engines prepared. Never throws for anything an engine does.
+  virtual PlayedGame play(int black, int white, const std::string& start_position,
+                          const std::atomic<bool>* interrupt) = 0;
+  // Whether the engine's process is still usable after a game (a crashed or killed engine is restarted by the
+  // next prepare()).
+  virtual bool alive(int engine) = 0;
+  // Stops the engine's process (quit, grace, kill; reaped).
+  virtual void release(int engine) = 0;
+};
+
+// Makes the engines of worker `worker` (0-based).
+using EngineFactory = std::function<std::unique_ptr<WorkerEngines>(int worker)>;
+
+struct EngineLogs {
+  std::string dir;         // empty: no logs
+  bool stderr_log = true;  // <dir>/<engine>-w<worker>.stderr
+  bool io_log = false;     // <dir>/<engine>-w<worker>.io
+};
+
+// Real engines: one game::Player per engine, created and started on demand.
+EngineFactory make_usi_engines(std::vector<game::EngineConfig> engines, game::GameOptions options, EngineLogs logs);
+
+// A file-name-safe form of an engine name (letters, digits, '-', '_', '.'; others become '_').
+std::string safe_file_name(const std::string& name);
+
+}  // namespace arena::tournament

@@ -1,0 +1,111 @@
+#pragma once
+// The journal: an append-only JSONL file, one line per finished game, written with a single write(2) per line and
+// nothing buffered in the runner, so a kill -9 loses at most the games still running (a line cut by the kill is
+// detected on reading and cut off when the run resumes).
+//
+// Line 1 is a header: {"journal":1,"type":"gauntlet","engines":[...],"games":N,"games_per_pair":2,
+//   "schedule":"<schedule_id>","sprt":{...}|null,"created":"..."}.
+// Each game line is the game's result JSON (runner/output/result_json.h) with the schedule's fields first:
+//   {"game":12,"pair":6,"game_in_pair":0,"round":3,"attempt":0,"opening":3,"replay":false,"version":1,...}
+// "replay":true marks a game that broke its pair (an engine crash or a runner-side error) when the pair is played
+// again: every game of that pair attempt is void, and the pair's next attempt counts instead.
+
+#include <cstdint>
+#include <expected>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "game/game_result.h"
+#include "stats/sprt.h"
+#include "tournament/schedule.h"
+
+namespace arena::tournament {
+
+struct JournalHeader {
+  std::string type;
+  std::vector<std::string> engines;
+  int64_t games = 0;
+  int games_per_pair = 2;
+  std::string schedule;
+  std::optional<stats::SprtConfig> sprt;
+  std::string created;
+};
+std::string to_json(const JournalHeader& header);
+
+// What the tournament and the stats command need of a journaled game.
+struct JournalGame {
+  int64_t game = 0;
+  int64_t pair = 0;
+  int game_in_pair = 0;
+  int attempt = 0;
+  int opening = 0;
+  bool replay = false;
+  std::string black, white;
+  Outcome outcome = Outcome::None;
+  Termination termination = Termination::None;
+  std::string detail;
+  int plies = 0;  // moves in the record, opening moves included
+};
+
+// One journal line (no newline) for a finished game.
+std::string journal_line(const ScheduledGame& scheduled, int attempt, bool replay, const PlayedGame& game);
+// A game line back (the header is not a game: use read_journal).
+std::expected<JournalGame, std::string> parse_journal_game(std::string_view line);
+
+struct JournalContents {
+  std::optional<JournalHeader> header;
+  std::vector<JournalGame> games;
+  std::vector<std::string> warnings;  // lines skipped, with their numbers
+  uint64_t valid_size = 0;            // bytes up to the end of the last complete line
+  bool torn = false;                  // the file ends inside a line (a write cut short by kill -9)
+};
+// Reads a whole journal. A line that is not valid JSON is an error, except a final line without its newline,
+// which is reported as torn and left out.
+std::expected<JournalContents, std::string> read_journal(const std::string& path);
+
+class JournalWriter {
+ public:
+  JournalWriter() = default;
+  ~JournalWriter();
+  JournalWriter(JournalWriter&& other) noexcept;
+  JournalWriter& operator=(JournalWriter&& other) noexcept;
+
+  // Starts a new journal (replacing any file there) with its header line.
+  static std::expected<JournalWriter, std::string> create(const std::string& path, const JournalHeader& header);
+  // Opens an existing journal for appending, first cutting it to `valid_size` bytes (dropping a torn line).
+  static std::expected<JournalWriter, std::string> append_to(const std::string& path, uint64_t valid_size);
+
+  // Writes the line and a newline with one write(2) on an O_APPEND descriptor.
+  std::expected<void, std::string> append(std::string_view line);
+  bool is_open() const { return fd_ >= 0; }
+
+ private:
+  int fd_ = -1;
+  std::string path_;
+};
+
+// Where each pair of the schedule stands after the games already in a journal.
+struct PairProgress {
+  int attempt = 0;                // the attempt to continue (games of earlier attempts are void)
+  bool done[2] = {false, false};  // which games of that attempt are journaled
+};
+class ResumePlan {
+ public:
+  ResumePlan() = default;
+  // `games` in journal order. Errors: a game outside the schedule or with other engines than the schedule says.
+  static std::expected<ResumePlan, std::string> make(const std::vector<JournalGame>& games, const Schedule& schedule,
+                                                     const std::vector<std::string>& engine_names);
+  PairProgress pair(int64_t pair) const;
+  int64_t games_done() const { return games_done_; }  // games that count (not void)
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  std::unordered_map<int64_t, PairProgress> pairs_;
+  int64_t games_done_ = 0;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace arena::tournament

@@ -1,0 +1,99 @@
+#include "tournament/openings.h"
+
+#include <iconv.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "tournament/opening_text.h"
+
+namespace arena::tournament {
+
+namespace {
+
+std::string lower_extension(const std::string& path) {
+  size_t dot = path.rfind('.');
+  size_t slash = path.rfind('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return {};
+  std::string ext = path.substr(dot + 1);
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+bool valid_utf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t n = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : 4;
+    if (n == 4 || i + n >= s.size() + (n == 0)) return false;
+    for (size_t k = 1; k <= n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
+    i += n + 1;
+  }
+  return true;
+}
+
+// KIF files are traditionally Shift_JIS (CP932); the parser reads UTF-8.
+std::expected<std::string, std::string> to_utf8(const std::string& text) {
+  if (valid_utf8(text)) return text;
+  iconv_t cd = iconv_open("UTF-8", "CP932");
+  if (cd == iconv_t(-1)) return std::unexpected("not UTF-8, and Shift_JIS conversion is unavailable");
+  std::string out(text.size() * 3 + 16, '\0');
+  char* in_ptr = const_cast<char*>(text.data());
+  size_t in_left = text.size();
+  char* out_ptr = out.data();
+  size_t out_left = out.size();
+  size_t r = iconv(cd, &in_ptr, &in_left, &out_ptr, &out_left);
+  iconv_close(cd);
+  if (r == size_t(-1)) return std::unexpected("neither UTF-8 nor Shift_JIS text");
+  out.resize(out.size() - out_left);
+  return out;
+}
+
+}  // namespace
+
+std::expected<Opening, std::string> parse_opening_line(std::string_view line, int plies) {
+  auto position = opening_position(line, {}, plies);
+  if (!position) return std::unexpected(position.error());
+  return Opening{*position, {}};
+}
+
+std::expected<std::vector<Opening>, std::string> load_openings(const std::string& path, int plies) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::unexpected(path + ": cannot read the openings file");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  std::string text = buffer.str();
+  std::vector<Opening> openings;
+  const std::string ext = lower_extension(path);
+  if (ext == "csa") {
+    auto r = parse_csa_openings(text, path, plies);
+    if (!r) return std::unexpected(r.error());
+    openings = std::move(*r);
+  } else if (ext == "kif" || ext == "kifu") {
+    auto utf8 = to_utf8(text);
+    if (!utf8) return std::unexpected(path + ": " + utf8.error());
+    auto r = parse_kif_opening(*utf8, path, plies);
+    if (!r) return std::unexpected(r.error());
+    openings.push_back(std::move(*r));
+  } else {
+    std::istringstream lines(text);
+    std::string line;
+    int number = 0;
+    while (std::getline(lines, line)) {
+      ++number;
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      size_t first = line.find_first_not_of(" \t");
+      if (first == std::string::npos || line[first] == '#') continue;
+      auto o = parse_opening_line(line, plies);
+      const std::string where = path + ":" + std::to_string(number);
+      if (!o) return std::unexpected(where + ": " + o.error());
+      o->source = where;
+      openings.push_back(std::move(*o));
+    }
+  }
+  if (openings.empty()) return std::unexpected(path + ": no openings in the file");
+  return openings;
+}
+
+}  // namespace arena::tournament

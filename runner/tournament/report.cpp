@@ -1,0 +1,357 @@
+#include "tournament/report.h"
+
+#include <charconv>
+#include <cmath>
+
+#include "output/json.h"
+#include "output/record_common.h"
+
+namespace arena::tournament {
+
+namespace {
+
+std::string fixed(double v, int decimals) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (std::isnan(v)) return "nan";
+  if (std::fabs(v) < 0.5 * std::pow(10.0, -decimals)) v = 0;  // no "-0.0"
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+std::string signed_fixed(double v, int decimals) {
+  std::string s = fixed(v, decimals);
+  return v > 0 && s != "0" && s.find_first_not_of("0.") != std::string::npos ? "+" + s : s;
+}
+
+std::string estimate_text(const stats::Estimate& e) { return signed_fixed(e.value, 1) + " +/- " + fixed(e.error(), 1); }
+
+std::string wdl_text(const stats::WdlCounts& c) {
+  std::string s = "+";
+  s += std::to_string(c.wins);
+  s += " -";
+  s += std::to_string(c.losses);
+  s += " =";
+  s += std::to_string(c.draws);
+  return s;
+}
+
+double percent(double part, double whole) { return whole > 0 ? 100.0 * part / whole : 0.0; }
+
+std::string faults_text(const EngineRecord& f) {
+  return "crash " + std::to_string(f.crashes) + " stall " + std::to_string(f.stalls) + " time " +
+         std::to_string(f.time_losses) + " illegal " + std::to_string(f.illegal_moves);
+}
+
+std::string verdict_text(stats::SprtVerdict v) {
+  switch (v) {
+    case stats::SprtVerdict::AcceptH1:
+      return "H1 accepted (pass)";
+    case stats::SprtVerdict::AcceptH0:
+      return "H0 accepted (fail)";
+    default:
+      return "inconclusive";
+  }
+}
+
+std::string pad(const std::string& s, size_t width, bool right = false) {
+  if (s.size() >= width) return s;
+  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+}
+
+// JSON numbers; infinities and NaN have no JSON form and become null.
+std::string jnum(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[32];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+std::string jwdl(const stats::WdlCounts& c) {
+  return "{\"wins\":" + std::to_string(c.wins) + ",\"losses\":" + std::to_string(c.losses) +
+         ",\"draws\":" + std::to_string(c.draws) + "}";
+}
+
+std::string jstr(std::string_view s) {
+  std::string out;
+  json::append_string(out, s);
+  return out;
+}
+
+const char* end_name(RunEnd e) {
+  switch (e) {
+    case RunEnd::Completed:
+      return "completed";
+    case RunEnd::SprtDecided:
+      return "sprt-decided";
+    case RunEnd::Interrupted:
+      return "interrupted";
+    case RunEnd::Error:
+      return "error";
+  }
+  return "error";
+}
+
+}  // namespace
+
+std::string status_line(const Tally& tally, const ReportInfo& info) {
+  std::string s = "Games " + std::to_string(tally.scored()) + "/" + std::to_string(info.total_games);
+  const auto& pairings = tally.pairings();
+  const auto& engines = tally.engines();
+  if (pairings.size() == 1) {
+    const PairingRecord& r = pairings[0];
+    s += " | " + engines[size_t(r.pairing.first)].name + " vs " + engines[size_t(r.pairing.second)].name + " " +
+         wdl_text(r.wdl);
+    if (auto sum = tally.summary(0)) s += " | Elo " + estimate_text(sum->elo) + " nElo " + estimate_text(sum->nelo);
+    if (info.sprt) {
+      SprtStatus st = sprt_status(tally, *info.sprt);
+      s += " | LLR " + fixed(st.llr, 2) + " (" + fixed(st.bounds.lower, 2) + ", " + fixed(st.bounds.upper, 2) + ")";
+    }
+  } else if (info.type == config::TournamentType::Gauntlet && !engines.empty()) {
+    const EngineRecord& e = engines[0];
+    s += " | " + e.name + " " + wdl_text(e.wdl) + " (" + fixed(percent(e.points(), double(e.wdl.games())), 1) + " %)";
+  } else {
+    const EngineRecord* leader = nullptr;
+    for (const EngineRecord& e : engines)
+      if (!leader || e.points() > leader->points()) leader = &e;
+    if (leader && leader->wdl.games() > 0)
+      s += " | leader " + leader->name + " " + fixed(leader->points(), 1) + "/" + std::to_string(leader->wdl.games());
+  }
+  s += " | " + faults_text(tally.faults());
+  return s;
+}
+
+std::string summary_text(const Tally& tally, const Summary& sum) {
+  std::string out;
+  const auto& engines = tally.engines();
+  for (size_t i = 0; i < tally.pairings().size(); ++i) {
+    const PairingRecord& r = tally.pairings()[i];
+    const std::string& a = engines[size_t(r.pairing.first)].name;
+    const std::string& b = engines[size_t(r.pairing.second)].name;
+    const int64_t n = r.wdl.games();
+    out += "Results of " + a + " vs " + b + " (" + std::to_string(n) + " games";
+    if (tally.games_per_pair() == 2) out += ", " + std::to_string(r.penta.pairs()) + " complete pairs";
+    out += "):\n";
+    if (n == 0) {
+      out += "  no games\n";
+      continue;
+    }
+    const double points = double(r.wdl.wins) + 0.5 * double(r.wdl.draws);
+    out += "  Games     W " + std::to_string(r.wdl.wins) + "  L " + std::to_string(r.wdl.losses) + "  D " +
+           std::to_string(r.wdl.draws) + "  points " + fixed(points, 1) + " (" + fixed(percent(points, double(n)), 1) +
+           " %)\n";
+    out += "  As black  " + wdl_text(r.as_black) + "   as white  " + wdl_text(r.as_white) + "   (" + a + "'s view)\n";
+    if (auto s = tally.summary(i)) {
+      out += "  Elo       " + estimate_text(s->elo) + " (95 %: " + fixed(s->elo.lower, 1) + " .. " +
+             fixed(s->elo.upper, 1) + ")   nElo " + estimate_text(s->nelo) + "\n";
+      out += "  LOS       " + fixed(100 * s->los, 1) + " %   draw ratio " +
+             fixed(percent(double(r.wdl.draws), double(n)), 1) + " %\n";
+    }
+    if (tally.games_per_pair() == 2)
+      out += "  Pairs     [0: " + std::to_string(r.penta.ll) + ", 0.5: " + std::to_string(r.penta.ld) +
+             ", 1: " + std::to_string(r.penta.dd_wl) + ", 1.5: " + std::to_string(r.penta.wd) +
+             ", 2: " + std::to_string(r.penta.ww) + "] (pentanomial, points per pair)\n";
+    if (i == 0 && sum.info.sprt) {
+      SprtStatus st = sprt_status(tally, *sum.info.sprt);
+      out += "  SPRT      LLR " + fixed(st.llr, 2) + " (" + fixed(st.bounds.lower, 2) + ", " +
+             fixed(st.bounds.upper, 2) + ")  elo0 " + fixed(sum.info.sprt->elo0, 2) + " elo1 " +
+             fixed(sum.info.sprt->elo1, 2) +
+             (sum.info.sprt->model == stats::EloModel::Logistic ? " (logistic)" : " (normalized)") + "  -> " +
+             verdict_text(st.verdict) + "\n";
+    }
+  }
+  out += "Engines:\n  " + pad("name", 20) + pad("games", 7, true) + pad("points", 9, true) + pad("score", 8, true) +
+         pad("crashes", 9, true) + pad("stalls", 8, true) + pad("time", 6, true) + pad("illegal", 9, true) + "\n";
+  for (const EngineRecord& e : engines) {
+    const int64_t n = e.wdl.games();
+    out += "  " + pad(e.name, 20) + pad(std::to_string(n), 7, true) + pad(fixed(e.points(), 1), 9, true) +
+           pad(fixed(percent(e.points(), double(n)), 1) + "%", 8, true) + pad(std::to_string(e.crashes), 9, true) +
+           pad(std::to_string(e.stalls), 8, true) + pad(std::to_string(e.time_losses), 6, true) +
+           pad(std::to_string(e.illegal_moves), 9, true) + "\n";
+  }
+  if (sum.info.type == config::TournamentType::RoundRobin && engines.size() > 2) {
+    // Row engine's points against the column engine.
+    out += "Cross table (points of the row engine / games):\n  " + pad("", 20);
+    for (const EngineRecord& e : engines) out += pad(e.name.substr(0, 11), 12, true);
+    out += "\n";
+    for (size_t i = 0; i < engines.size(); ++i) {
+      out += "  " + pad(engines[i].name, 20);
+      for (size_t j = 0; j < engines.size(); ++j) {
+        std::string cell = "-";
+        for (const PairingRecord& r : tally.pairings()) {
+          const bool fwd = size_t(r.pairing.first) == i && size_t(r.pairing.second) == j;
+          const bool rev = size_t(r.pairing.first) == j && size_t(r.pairing.second) == i;
+          if (!fwd && !rev) continue;
+          const stats::WdlCounts c = fwd ? r.wdl : r.wdl.flipped();
+          cell = fixed(double(c.wins) + 0.5 * double(c.draws), 1) + "/" + std::to_string(c.games());
+        }
+        out += pad(cell, 12, true);
+      }
+      out += "\n";
+    }
+  }
+  if (tally.replays() > 0)
+    out += std::to_string(tally.replays()) + " broken pair attempt(s) replayed; " + std::to_string(tally.void_games()) +
+           " game(s) voided (still counted in the faults above)\n";
+  out +=
+      "Games scored " + std::to_string(tally.scored()) + " of " + std::to_string(sum.info.total_games) + " scheduled";
+  if (sum.resumed_games > 0) out += " (" + std::to_string(sum.resumed_games) + " journal lines from before the resume)";
+  out += "; " + fixed(sum.elapsed_s, 1) + " s";
+  if (sum.runner_cpu_s >= 0) out += "; runner CPU " + fixed(sum.runner_cpu_s, 1) + " s";
+  if (sum.runner_max_rss_kb >= 0) out += ", peak RSS " + fixed(double(sum.runner_max_rss_kb) / 1024.0, 1) + " MB";
+  out += "; journal " + sum.journal + "\n";
+  switch (sum.end) {
+    case RunEnd::Completed:
+      break;
+    case RunEnd::SprtDecided:
+      out += "Stopped: the SPRT has decided\n";
+      break;
+    case RunEnd::Interrupted:
+      out += "Interrupted: run again with --resume to continue\n";
+      break;
+    case RunEnd::Error:
+      out += "Error: " + sum.error + "\n";
+      break;
+  }
+  return out;
+}
+
+std::string summary_json(const Tally& tally, const Summary& sum) {
+  const auto& engines = tally.engines();
+  std::string out = "{\"type\":" + jstr(to_string(sum.info.type)) + ",\"end\":\"" + end_name(sum.end) +
+                    "\",\"exit_code\":" + std::to_string(sum.exit_code);
+  out += ",\"error\":" + (sum.error.empty() ? std::string("null") : jstr(sum.error));
+  out += ",\"games\":{\"scheduled\":" + std::to_string(sum.info.total_games) +
+         ",\"scored\":" + std::to_string(tally.scored()) + ",\"journaled\":" + std::to_string(tally.journaled()) +
+         ",\"void\":" + std::to_string(tally.void_games()) + ",\"replayed_pairs\":" + std::to_string(tally.replays()) +
+         "}";
+  out += ",\"elapsed_s\":" + jnum(sum.elapsed_s) + ",\"journal\":" + jstr(sum.journal);
+  out += ",\"runner_cpu_s\":" + (sum.runner_cpu_s >= 0 ? jnum(sum.runner_cpu_s) : std::string("null"));
+  out += ",\"runner_max_rss_kb\":" +
+         (sum.runner_max_rss_kb >= 0 ? std::to_string(sum.runner_max_rss_kb) : std::string("null"));
+  out += ",\"engines\":[";
+  for (size_t i = 0; i < engines.size(); ++i) {
+    const EngineRecord& e = engines[i];
+    if (i) out += ',';
+    out += "{\"name\":" + jstr(e.name) + ",\"games\":" + std::to_string(e.wdl.games()) +
+           ",\"wins\":" + std::to_string(e.wdl.wins) + ",\"losses\":" + std::to_string(e.wdl.losses) +
+           ",\"draws\":" + std::to_string(e.wdl.draws) + ",\"points\":" + jnum(e.points()) +
+           ",\"crashes\":" + std::to_string(e.crashes) + ",\"stalls\":" + std::to_string(e.stalls) +
+           ",\"time_losses\":" + std::to_string(e.time_losses) +
+           ",\"illegal_moves\":" + std::to_string(e.illegal_moves) + "}";
+  }
+  out += "],\"pairings\":[";
+  for (size_t i = 0; i < tally.pairings().size(); ++i) {
+    const PairingRecord& r = tally.pairings()[i];
+    if (i) out += ',';
+    out += "{\"first\":" + jstr(engines[size_t(r.pairing.first)].name) +
+           ",\"second\":" + jstr(engines[size_t(r.pairing.second)].name) +
+           ",\"games\":" + std::to_string(r.wdl.games()) + ",\"wins\":" + std::to_string(r.wdl.wins) +
+           ",\"losses\":" + std::to_string(r.wdl.losses) + ",\"draws\":" + std::to_string(r.wdl.draws) +
+           ",\"as_black\":" + jwdl(r.as_black) + ",\"as_white\":" + jwdl(r.as_white);
+    out += ",\"pentanomial\":[" + std::to_string(r.penta.ll) + "," + std::to_string(r.penta.ld) + "," +
+           std::to_string(r.penta.dd_wl) + "," + std::to_string(r.penta.wd) + "," + std::to_string(r.penta.ww) + "]";
+    if (auto s = tally.summary(i)) {
+      out += ",\"elo\":" + jnum(s->elo.value) + ",\"elo_error\":" + jnum(s->elo.error()) +
+             ",\"elo_lower\":" + jnum(s->elo.lower) + ",\"elo_upper\":" + jnum(s->elo.upper) +
+             ",\"nelo\":" + jnum(s->nelo.value) + ",\"nelo_error\":" + jnum(s->nelo.error()) +
+             ",\"los\":" + jnum(s->los) + ",\"score\":" + jnum(s->score) +
+             ",\"draw_ratio\":" + jnum(r.wdl.games() ? double(r.wdl.draws) / double(r.wdl.games()) : 0.0);
+    } else {
+      out +=
+          ",\"elo\":null,\"elo_error\":null,\"elo_lower\":null,\"elo_upper\":null,\"nelo\":null,"
+          "\"nelo_error\":null,\"los\":null,\"score\":null,\"draw_ratio\":null";
+    }
+    out += "}";
+  }
+  out += "]";
+  if (sum.info.sprt) {
+    SprtStatus st = sprt_status(tally, *sum.info.sprt);
+    out += ",\"sprt\":{\"elo0\":" + jnum(sum.info.sprt->elo0) + ",\"elo1\":" + jnum(sum.info.sprt->elo1) +
+           ",\"alpha\":" + jnum(sum.info.sprt->alpha) + ",\"beta\":" + jnum(sum.info.sprt->beta) + ",\"model\":\"" +
+           (sum.info.sprt->model == stats::EloModel::Logistic ? "logistic" : "normalized") +
+           "\",\"llr\":" + jnum(st.llr) + ",\"lower\":" + jnum(st.bounds.lower) +
+           ",\"upper\":" + jnum(st.bounds.upper) + ",\"verdict\":\"" + stats::to_string(st.verdict) + "\"}";
+  } else {
+    out += ",\"sprt\":null";
+  }
+  out += "}";
+  return out;
+}
+
+ConsoleReporter::ConsoleReporter(ReportInfo info, Options options) : info_(std::move(info)), options_(options) {}
+
+void ConsoleReporter::print_line(const std::string& text) {
+  if (options_.terminal && status_shown_) std::fputs("\r\x1b[K", options_.out);
+  std::fputs(text.c_str(), options_.out);
+  std::fputc('\n', options_.out);
+  std::fflush(options_.out);
+  status_shown_ = false;
+  changed_ = true;
+}
+
+void ConsoleReporter::game_finished(const ScheduledGame& s, int attempt, bool replay, const PlayedGame& game,
+                                    const std::vector<std::string>& records, const Tally&) {
+  changed_ = true;
+  if (options_.quiet) return;
+  const Termination t = game.result.termination;
+  const bool fault = t == Termination::Disconnect || t == Termination::Stall || t == Termination::TimeForfeit ||
+                     t == Termination::IllegalMove || t == Termination::IllegalDeclaration ||
+                     t == Termination::Interrupted;
+  if (!options_.game_lines && !fault && !replay) return;
+  std::string line =
+      "Game " + std::to_string(s.index + 1) + (attempt > 0 ? " (attempt " + std::to_string(attempt + 1) + ")" : "") +
+      ": " + game.names[shogi::BLACK] + " (black) vs " + game.names[shogi::WHITE] +
+      " (white): " + record::result_in_words(game.result) + " after " + std::to_string(game.moves.size()) + " plies";
+  if (!game.result.detail.empty()) line += " (" + game.result.detail + ")";
+  if (replay) line += "; the pair will be replayed";
+  if (options_.game_lines)
+    for (const std::string& r : records) line += "\n  record: " + r;
+  print_line(line);
+}
+
+void ConsoleReporter::tick(const Tally& tally) {
+  if (options_.quiet) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (options_.terminal) {
+    if (!changed_ && status_shown_) return;
+    if (now - last_draw_ < std::chrono::milliseconds(250) && status_shown_) return;
+    last_status_ = status_line(tally, info_);
+    std::fputs("\r\x1b[K", options_.out);
+    std::fputs(last_status_.c_str(), options_.out);
+    std::fflush(options_.out);
+    status_shown_ = true;
+  } else {
+    if (last_draw_ != std::chrono::steady_clock::time_point{} &&
+        now - last_draw_ < std::chrono::seconds(options_.interval_s))
+      return;
+    if (!changed_) return;
+    last_status_ = status_line(tally, info_);
+    std::fputs((last_status_ + "\n").c_str(), options_.out);
+    std::fflush(options_.out);
+  }
+  last_draw_ = now;
+  changed_ = false;
+}
+
+void ConsoleReporter::warning(const std::string& text) {
+  if (options_.quiet) {
+    std::fprintf(stderr, "warning: %s\n", text.c_str());
+    return;
+  }
+  print_line("warning: " + text);
+}
+
+void ConsoleReporter::finish(const Tally& tally) {
+  if (options_.quiet) return;
+  if (options_.terminal) {
+    if (status_shown_) std::fputs("\r\x1b[K", options_.out);
+    std::fputs((status_line(tally, info_) + "\n").c_str(), options_.out);
+  } else if (changed_) {
+    std::fputs((status_line(tally, info_) + "\n").c_str(), options_.out);
+  }
+  std::fflush(options_.out);
+  status_shown_ = false;
+}
+
+}  // namespace arena::tournament

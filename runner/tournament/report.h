@@ -1,0 +1,72 @@
+#pragma once
+// What the user sees: the live status (one line redrawn on a terminal, plain lines every few seconds otherwise),
+// warnings and fault events, and the final summary as text or JSON.
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "config/config.h"
+#include "tournament/tally.h"
+#include "tournament/tournament.h"
+
+namespace arena::tournament {
+
+struct ReportInfo {
+  config::TournamentType type = config::TournamentType::Gauntlet;
+  int64_t total_games = 0;
+  std::optional<stats::SprtConfig> sprt;
+};
+
+// "Games 120/1000 | dev vs base +40 -35 =45 | Elo 14.5 +/- 30.2 | LLR 0.42 (-2.94, 2.94) | crash 0 stall 0 ..."
+std::string status_line(const Tally& tally, const ReportInfo& info);
+
+struct Summary {
+  ReportInfo info;
+  RunEnd end = RunEnd::Completed;
+  std::string error;
+  int exit_code = 0;
+  double elapsed_s = 0;
+  std::string journal;
+  int64_t resumed_games = 0;
+  double runner_cpu_s = -1;        // the runner's own CPU time (engines excluded); < 0: unknown
+  int64_t runner_max_rss_kb = -1;  // the runner's own peak resident memory; < 0: unknown
+};
+// The final report: per pairing W/L/D (overall and per colour), Elo with its 95 % interval, nElo, LOS, draw ratio,
+// pentanomial pairs, the SPRT; per engine points and faults; a cross table for round robins.
+std::string summary_text(const Tally& tally, const Summary& summary);
+// The same as one JSON object (infinite values are null).
+std::string summary_json(const Tally& tally, const Summary& summary);
+
+class ConsoleReporter final : public Observer {
+ public:
+  struct Options {
+    bool quiet = false;
+    bool terminal = false;    // redraw one line in place
+    int interval_s = 10;      // between plain status lines when not a terminal
+    bool game_lines = false;  // a line per finished game (the play command)
+    std::FILE* out = stdout;
+  };
+  ConsoleReporter(ReportInfo info, Options options);
+
+  void game_finished(const ScheduledGame& scheduled, int attempt, bool replay, const PlayedGame& game,
+                     const std::vector<std::string>& records, const Tally& tally) override;
+  void tick(const Tally& tally) override;
+  void warning(const std::string& text) override;
+  // Ends the live line (call before printing the summary).
+  void finish(const Tally& tally);
+
+ private:
+  void print_line(const std::string& text);
+
+  ReportInfo info_;
+  Options options_;
+  std::string last_status_;
+  bool status_shown_ = false;
+  std::chrono::steady_clock::time_point last_draw_{};
+  bool changed_ = true;
+};
+
+}  // namespace arena::tournament

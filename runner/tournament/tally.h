@@ -1,0 +1,94 @@
+#pragma once
+// The standings: every statistic of a run, kept up to date game by game from journal records (live, or read back
+// by --resume and the stats command). Scores count only games of valid pair attempts; the fault counters
+// (crashes, stalls, time losses, illegal moves) count every journaled game, so a crash that caused a replay is
+// still reported.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "stats/counts.h"
+#include "stats/elo.h"
+#include "stats/sprt.h"
+#include "tournament/journal.h"
+#include "tournament/schedule.h"
+
+namespace arena::tournament {
+
+struct EngineRecord {
+  std::string name;
+  stats::WdlCounts wdl;  // all its scored games, its own point of view
+  int64_t crashes = 0;   // lost by disconnect (crash, closed pipes, or could not be restarted)
+  int64_t stalls = 0;    // killed after not answering stop
+  int64_t time_losses = 0;
+  int64_t illegal_moves = 0;  // illegal or unparsable moves and false declarations
+  double points() const { return double(wdl.wins) + 0.5 * double(wdl.draws); }
+};
+
+struct PairingRecord {
+  Pairing pairing;
+  stats::WdlCounts wdl;       // the first engine's point of view
+  stats::WdlCounts as_black;  // the first engine's games as black (sente)
+  stats::WdlCounts as_white;
+  stats::PentaCounts penta;  // complete pairs
+};
+
+class Tally {
+ public:
+  // `pairings` may be empty: pairings are then found from the games (the stats command without a schedule).
+  Tally(std::vector<std::string> engine_names, std::vector<Pairing> pairings, int games_per_pair);
+
+  void add(const JournalGame& game);
+
+  int64_t journaled() const { return journaled_; }  // every line, void ones included
+  int64_t scored() const { return scored_; }        // games that count
+  int64_t void_games() const { return void_; }      // games of replayed pair attempts
+  int64_t replays() const { return replays_; }      // pair attempts voided
+  const std::vector<EngineRecord>& engines() const { return engines_; }
+  const std::vector<PairingRecord>& pairings() const { return pairings_; }
+  int games_per_pair() const { return games_per_pair_; }
+  // All engines' faults together.
+  EngineRecord faults() const;
+  // The first pairing's statistics from the pairs when games are paired, else from the games.
+  std::optional<stats::EloSummary> summary(size_t pairing) const;
+
+ private:
+  struct Counted {
+    int pairing = -1;
+    int first_points = -1;  // -1 not counted; else 0 loss, 1 draw, 2 win for the pairing's first engine
+    bool first_is_black = true;
+  };
+  struct PairState {
+    int attempt = 0;
+    Counted games[2];
+  };
+  int engine_index(const std::string& name);
+  int pairing_index(int black, int white, int game_in_pair);
+  void count(Counted& c, int sign);
+  void retract(PairState& p);
+
+  std::vector<EngineRecord> engines_;
+  std::vector<PairingRecord> pairings_;
+  std::map<std::pair<int, int>, int> pairing_of_;  // (min, max) engine index -> pairing
+  std::unordered_map<int64_t, PairState> pairs_;
+  int games_per_pair_ = 2;
+  int64_t journaled_ = 0, scored_ = 0, void_ = 0, replays_ = 0;
+};
+
+}  // namespace arena::tournament
+
+namespace arena::tournament {
+
+struct SprtStatus {
+  double llr = 0;
+  stats::SprtBounds bounds;
+  stats::SprtVerdict verdict = stats::SprtVerdict::Continue;
+};
+// The SPRT of the first pairing: on pentanomial pair counts when games are paired, else on W/L/D.
+SprtStatus sprt_status(const Tally& tally, const stats::SprtConfig& config);
+
+}  // namespace arena::tournament

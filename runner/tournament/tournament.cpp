@@ -1,0 +1,365 @@
+#include "tournament/tournament.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+
+#include "rules/game_end.h"
+
+namespace arena::tournament {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// An engine that cannot be started this many times in a row stops the tournament: it is not a crash any more.
+constexpr int MAX_START_FAILURES = 3;
+
+std::string iso_now() {
+  auto now = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now());
+  auto day = std::chrono::floor<std::chrono::days>(now);
+  std::chrono::year_month_day ymd{day};
+  std::chrono::hh_mm_ss hms{now - day};
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02dZ", int(ymd.year()), unsigned(ymd.month()),
+                unsigned(ymd.day()), int(hms.hours().count()), int(hms.minutes().count()), int(hms.seconds().count()));
+  return buf;
+}
+
+bool broken(const PlayedGame& game) {
+  return game.result.termination == Termination::Disconnect || game.result.termination == Termination::Interrupted;
+}
+
+Schedule make_schedule(const config::Config& c, size_t openings) {
+  Schedule::Params p;
+  p.type = c.type;
+  p.engines = int(c.engines.size());
+  p.rounds = c.rounds;
+  p.openings = int(openings);
+  p.order = c.openings.order;
+  p.seed = c.openings.seed;
+  p.games_per_pair = c.type == config::TournamentType::Play && !c.pair ? 1 : 2;
+  return Schedule(p);
+}
+
+}  // namespace
+
+Tournament::Tournament(config::Config config, std::vector<Opening> openings, EngineFactory factory)
+    : config_(std::move(config)),
+      openings_(std::move(openings)),
+      factory_(std::move(factory)),
+      schedule_(make_schedule(config_, openings_.size())),
+      tally_({}, {}, 2) {
+  for (const game::EngineConfig& e : config_.engines) names_.push_back(e.name);
+  tally_ = Tally(names_, schedule_.pairings(), schedule_.games_per_pair());
+  ever_started_.assign(names_.size(), false);
+  start_failures_.assign(names_.size(), 0);
+  if (config_.output.csa || config_.output.kif)
+    records_ =
+        RecordSettings{(fs::path(config_.output.dir) / "games").string(), config_.output.csa, config_.output.kif};
+}
+
+Tournament::~Tournament() = default;
+
+std::expected<void, std::string> Tournament::open(Observer& observer) {
+  std::error_code ec;
+  const fs::path dir(config_.output.dir);
+  fs::create_directories(dir, ec);
+  if (ec) return std::unexpected(dir.string() + ": cannot create the output directory: " + ec.message());
+  if (!records_.dir.empty()) {
+    fs::create_directories(records_.dir, ec);
+    if (ec) return std::unexpected(records_.dir + ": cannot create the folder: " + ec.message());
+  }
+  if (config_.output.engine_logs || config_.output.io_logs) {
+    fs::create_directories(dir / "logs", ec);
+    if (ec) return std::unexpected((dir / "logs").string() + ": cannot create the folder: " + ec.message());
+  }
+  const std::string& path = config_.output.journal;
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) fs::create_directories(parent, ec);
+
+  std::vector<std::string> positions;
+  for (const Opening& o : openings_) positions.push_back(o.position);
+  JournalHeader header;
+  header.type = std::string(to_string(config_.type));
+  header.engines = names_;
+  header.games = schedule_.games();
+  header.games_per_pair = schedule_.games_per_pair();
+  header.schedule = schedule_id(schedule_, names_, positions);
+  if (config_.type == config::TournamentType::Sprt) header.sprt = config_.sprt;
+  header.created = iso_now();
+
+  const bool exists = fs::exists(path, ec) && fs::file_size(path, ec) > 0;
+  if (exists && !config_.resume && !config_.overwrite)
+    return std::unexpected(path +
+                           ": the journal already exists; use --resume to continue that run or --overwrite "
+                           "to start afresh (or choose another --out)");
+  if (exists && config_.resume) {
+    auto contents = read_journal(path);
+    if (!contents) return std::unexpected(contents.error());
+    if (!contents->header) return std::unexpected(path + ": the journal has no header line; cannot resume it");
+    if (contents->header->schedule != header.schedule)
+      return std::unexpected(path +
+                             ": the journal was written for a different schedule (engines, openings, "
+                             "rounds, order or seed differ); resume with the same settings, or use --out");
+    auto plan = ResumePlan::make(contents->games, schedule_, names_);
+    if (!plan) return std::unexpected(path + ": " + plan.error());
+    for (const std::string& w : contents->warnings) observer.warning(w);
+    for (const std::string& w : plan->warnings()) observer.warning(w);
+    plan_ = std::move(*plan);
+    for (const JournalGame& g : contents->games) tally_.add(g);
+    resumed_games_ = int64_t(contents->games.size());
+    auto writer = JournalWriter::append_to(path, contents->valid_size);
+    if (!writer) return std::unexpected(writer.error());
+    journal_ = std::move(*writer);
+  } else {
+    auto writer = JournalWriter::create(path, header);
+    if (!writer) return std::unexpected(writer.error());
+    journal_ = std::move(*writer);
+  }
+  return {};
+}
+
+bool Tournament::stopping() {
+  if (stop_) return true;
+  if (external_stop_ && external_stop_->load()) {
+    // Noticed here first: no new game starts; the coordinator interrupts the running ones.
+    return true;
+  }
+  return false;
+}
+
+bool Tournament::next_job(PairJob& job) {
+  // Called with mutex_ held.
+  while (!stopping() && next_pair_ < schedule_.pairs()) {
+    const int64_t pair = next_pair_++;
+    PairProgress p = plan_.pair(pair);
+    bool all_done = true;
+    for (int g = 0; g < schedule_.games_per_pair(); ++g) all_done = all_done && p.done[g];
+    if (all_done) continue;
+    job = PairJob{pair, p};
+    return true;
+  }
+  return false;
+}
+
+RunResult Tournament::run(Observer& observer, const std::atomic<bool>* external_stop) {
+  external_stop_ = external_stop;
+  {
+    std::lock_guard lock(mutex_);
+    if (config_.type == config::TournamentType::Sprt &&
+        sprt_status(tally_, config_.sprt).verdict != stats::SprtVerdict::Continue)
+      sprt_decided_ = true, stop_ = true;
+  }
+  const int workers = int(std::max<int64_t>(1, std::min<int64_t>(config_.concurrency, schedule_.pairs())));
+  std::vector<std::thread> threads;
+  running_workers_ = workers;
+  for (int i = 0; i < workers; ++i) threads.emplace_back([this, i, &observer] { worker(i, observer); });
+  {
+    std::unique_lock lock(mutex_);
+    while (running_workers_ > 0) {
+      cv_.wait_for(lock, std::chrono::milliseconds(100));
+      if (external_stop && external_stop->load() && !stop_) {
+        interrupted_ = true;
+        stop_ = true;
+      }
+      observer.tick(tally_);
+    }
+  }
+  for (std::thread& t : threads) t.join();
+
+  RunResult r;
+  r.games_played = played_;
+  if (!fatal_.empty())
+    r.end = RunEnd::Error, r.error = fatal_;
+  else if (interrupted_)
+    r.end = RunEnd::Interrupted;
+  else if (sprt_decided_)
+    r.end = RunEnd::SprtDecided;
+  else
+    r.end = RunEnd::Completed;
+  return r;
+}
+
+void Tournament::worker(int id, Observer& observer) {
+  std::unique_ptr<WorkerEngines> engines;
+  std::vector<int> held;  // engines whose processes this worker keeps running
+  try {
+    engines = factory_(id);
+    for (;;) {
+      PairJob job;
+      {
+        std::lock_guard lock(mutex_);
+        if (!next_job(job)) break;
+      }
+      play_pair(*engines, held, job, observer);
+    }
+  } catch (const std::exception& e) {
+    fatal(std::string("runner error: ") + e.what());
+  }
+  if (engines)
+    for (int e : held) engines->release(e);
+  std::lock_guard lock(mutex_);
+  --running_workers_;
+  cv_.notify_all();
+}
+
+void Tournament::fatal(const std::string& error) {
+  std::lock_guard lock(mutex_);
+  if (fatal_.empty()) fatal_ = error;
+  stop_ = true;
+}
+
+PlayedGame Tournament::failed_start(const ScheduledGame& s, int engine, const std::string& why) const {
+  PlayedGame g;
+  g.event = config_.game.event;
+  g.names[shogi::BLACK] = names_[size_t(s.black)];
+  g.names[shogi::WHITE] = names_[size_t(s.white)];
+  g.start_time = g.end_time = std::chrono::system_clock::now();
+  g.time_control = config_.engines[size_t(s.black)].time_control.to_string();
+  shogi::GameRecord record;
+  if (record.start(openings_[size_t(s.opening)].position)) {
+    g.start_sfen = record.start_sfen();
+    for (shogi::Move m : record.moves()) g.moves.push_back(MoveRecord{m, 0, {}, true});
+  } else {
+    g.start_sfen = std::string(shogi::START_SFEN);
+  }
+  g.result.outcome = engine == s.black ? Outcome::WhiteWin : Outcome::BlackWin;
+  g.result.termination = Termination::Disconnect;
+  g.result.detail = names_[size_t(engine)] + " could not be started: " + why;
+  return g;
+}
+
+void Tournament::play_pair(WorkerEngines& engines, std::vector<int>& held, const PairJob& job, Observer& observer) {
+  const int gpp = schedule_.games_per_pair();
+  int attempt = job.progress.attempt;
+  bool done[2] = {job.progress.done[0], job.progress.done[1]};
+  for (int g = 0; g < gpp;) {
+    if (done[g]) {
+      ++g;
+      continue;
+    }
+    if (stopping()) return;
+    const ScheduledGame s = schedule_.game(job.pair * gpp + g);
+
+    // Keep at most the two engines of this game running in this worker.
+    for (auto it = held.begin(); it != held.end();) {
+      if (*it != s.black && *it != s.white) {
+        engines.release(*it);
+        it = held.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    PlayedGame game;
+    bool started = true;
+    for (int e : {s.black, s.white}) {
+      auto ready = engines.prepare(e);
+      if (std::find(held.begin(), held.end(), e) == held.end()) held.push_back(e);
+      std::lock_guard lock(mutex_);
+      if (ready) {
+        ever_started_[size_t(e)] = true;
+        start_failures_[size_t(e)] = 0;
+        continue;
+      }
+      // A bad configuration shows on the first start; after that, a failed restart is scored as a crash unless
+      // it keeps failing.
+      if (!ever_started_[size_t(e)] || ++start_failures_[size_t(e)] >= MAX_START_FAILURES) {
+        if (fatal_.empty()) fatal_ = names_[size_t(e)] + ": " + ready.error();
+        stop_ = true;
+        return;
+      }
+      game = failed_start(s, e, ready.error());
+      started = false;
+      break;
+    }
+    if (started) {
+      try {
+        game = engines.play(s.black, s.white, openings_[size_t(s.opening)].position, &stop_);
+      } catch (const std::exception& e) {
+        game = PlayedGame{};
+        game.names[shogi::BLACK] = names_[size_t(s.black)];
+        game.names[shogi::WHITE] = names_[size_t(s.white)];
+        game.start_sfen = std::string(shogi::START_SFEN);
+        game.result.termination = Termination::Interrupted;
+        game.result.detail = std::string("runner error: ") + e.what();
+      }
+    }
+    if (game.result.termination == Termination::Interrupted && stopping()) return;  // not journaled: replayed on resume
+
+    const bool replay = broken(game) && config_.replay_broken_pairs && attempt < config_.max_replays;
+    if (!record(s, attempt, replay, game, started, observer)) return;
+
+    for (int e : {s.black, s.white}) {
+      if (config_.restart == config::RestartPolicy::Always || !engines.alive(e)) {
+        engines.release(e);
+        held.erase(std::remove(held.begin(), held.end(), e), held.end());
+      }
+    }
+    if (replay) {
+      ++attempt;
+      done[0] = done[1] = false;
+      g = 0;
+      continue;
+    }
+    done[g] = true;
+    ++g;
+  }
+}
+
+bool Tournament::record(const ScheduledGame& s, int attempt, bool replay, const PlayedGame& game, bool kifu,
+                        Observer& observer) {
+  if (sprt_decided_) return false;  // checked again under the lock below
+  // Formatting and kifu files outside the lock; the journal line and the standings under it.
+  std::vector<std::string> warnings;
+  std::vector<std::string> records;
+  if (kifu) records = write_records(records_, s, attempt, game, warnings);
+  const std::string line = journal_line(s, attempt, replay, game);
+  const JournalGame entry = [&] {
+    JournalGame j;
+    j.game = s.index, j.pair = s.pair, j.game_in_pair = s.game_in_pair, j.attempt = attempt, j.opening = s.opening;
+    j.replay = replay;
+    j.black = game.names[shogi::BLACK], j.white = game.names[shogi::WHITE];
+    j.outcome = game.result.outcome, j.termination = game.result.termination, j.detail = game.result.detail;
+    j.plies = int(game.moves.size());
+    return j;
+  }();
+
+  std::lock_guard lock(mutex_);
+  for (const std::string& w : warnings) observer.warning(w);
+  // The journal ends where the SPRT decided: a game finishing after the verdict is dropped like an interrupted
+  // one, so the stats command and a resume see the same verdict as this run.
+  if (sprt_decided_) return false;
+  if (auto w = journal_.append(line); !w) {
+    if (fatal_.empty()) fatal_ = w.error();
+    stop_ = true;
+    return false;
+  }
+  ++played_;
+  tally_.add(entry);
+  observer.game_finished(s, attempt, replay, game, records, tally_);
+  if (config_.type == config::TournamentType::Sprt && !sprt_decided_ &&
+      sprt_status(tally_, config_.sprt).verdict != stats::SprtVerdict::Continue) {
+    sprt_decided_ = true;
+    stop_ = true;  // the test has decided: the running games are interrupted and not journaled
+  }
+  return true;
+}
+
+int exit_code(const RunResult& result, const config::Config& config, const Tally& tally) {
+  if (result.end == RunEnd::Error || result.end == RunEnd::Interrupted) return 2;
+  if (config.type != config::TournamentType::Sprt) return 0;
+  switch (sprt_status(tally, config.sprt).verdict) {
+    case stats::SprtVerdict::AcceptH1:
+      return 0;
+    case stats::SprtVerdict::AcceptH0:
+      return 1;
+    case stats::SprtVerdict::Continue:
+      return 2;
+  }
+  return 2;
+}
+
+}  // namespace arena::tournament

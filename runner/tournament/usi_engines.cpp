@@ -1,0 +1,68 @@
+// The real WorkerEngines: game::Player instances over engine processes.
+#include <filesystem>
+
+#include "process/engine_process.h"
+#include "tournament/engines.h"
+
+namespace arena::tournament {
+
+namespace {
+
+class UsiEngines final : public WorkerEngines {
+ public:
+  UsiEngines(const std::vector<game::EngineConfig>& engines, const game::GameOptions& options, const EngineLogs& logs,
+             int worker)
+      : configs_(engines), options_(options), loop_(std::make_shared<process::EventLoop>()), players_(engines.size()) {
+    if (logs.dir.empty()) return;
+    for (game::EngineConfig& c : configs_) {
+      const std::string base = logs.dir + "/" + safe_file_name(c.name) + "-w" + std::to_string(worker + 1);
+      if (logs.stderr_log) c.stderr_log = base + ".stderr";
+      if (logs.io_log) c.io_log = base + ".io";
+    }
+  }
+  ~UsiEngines() override {
+    for (size_t i = 0; i < players_.size(); ++i) release(int(i));
+  }
+
+  std::expected<void, std::string> prepare(int engine) override {
+    auto& p = players_[size_t(engine)];
+    if (p && p->running()) return {};
+    // All of a worker's engines share its event loop: a pondering engine's output is drained while the game
+    // waits for the other one.
+    if (!p) p = std::make_unique<game::Player>(configs_[size_t(engine)], loop_);
+    return p->start();
+  }
+
+  PlayedGame play(int black, int white, const std::string& start, const std::atomic<bool>* interrupt) override {
+    return game::play_game(*players_[size_t(black)], *players_[size_t(white)], start, options_, interrupt);
+  }
+
+  bool alive(int engine) override {
+    const auto& p = players_[size_t(engine)];
+    return p && p->running();
+  }
+
+  void release(int engine) override {
+    auto& p = players_[size_t(engine)];
+    if (!p) return;
+    p->stop();
+    p.reset();
+  }
+
+ private:
+  std::vector<game::EngineConfig> configs_;
+  game::GameOptions options_;
+  std::shared_ptr<process::EventLoop> loop_;
+  std::vector<std::unique_ptr<game::Player>> players_;
+};
+
+}  // namespace
+
+EngineFactory make_usi_engines(std::vector<game::EngineConfig> engines, game::GameOptions options, EngineLogs logs) {
+  return [engines = std::move(engines), options = std::move(options),
+          logs = std::move(logs)](int worker) -> std::unique_ptr<WorkerEngines> {
+    return std::make_unique<UsiEngines>(engines, options, logs, worker);
+  };
+}
+
+}  // namespace arena::tournament

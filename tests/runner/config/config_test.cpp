@@ -1,0 +1,366 @@
+// Configuration: the YAML form, the command-line form, their precedence, and the errors (file:line:key).
+#include <doctest/doctest.h>
+#include <CLI/CLI.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "config/cli_config.h"
+#include "config/load.h"
+
+using namespace arena::config;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The message of the ConfigError that `f` throws, or "" if it throws none.
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return {};
+}
+
+ConfigDraft from_yaml(const std::string& text, const std::string& name = "test.yaml") {
+  ConfigDraft d;
+  apply_yaml_text(text, name, "/base", d);
+  return d;
+}
+
+// A temporary directory removed at the end of the test.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("arena-config-test-" + std::to_string(::getpid()));
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(path / name) << text;
+    return (path / name).string();
+  }
+};
+
+Config parse_cli(std::vector<std::string> args, std::optional<TournamentType> type) {
+  CLI::App app;
+  CliOptions options;
+  options.add_to(app, type);
+  std::vector<const char*> argv = {"test"};
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  app.parse(int(argv.size()), argv.data());
+  return options.build();
+}
+
+const char* FULL = R"(# every section
+tournament: roundrobin
+event: nightly
+rounds: 7
+concurrency: 3
+engines:
+  - name: alpha
+    cmd: sh
+    args: [-c, "exit 0"]
+    options:
+      USI_Hash: 64
+      Threads: 1
+    tc: 10+0.1
+  - name: beta
+    cmd: ./bin/beta
+    tc: 0+1b
+    ponder: true
+    startup_timeout_ms: 60000
+  - name: gamma
+    cmd: sh
+each:
+  tc: 5+0.05
+  options: {USI_Hash: 16, MultiPV: 1}
+openings:
+  file: ../openings/x.sfen
+  order: random
+  seed: 42
+  plies: 12
+game:
+  max_plies: 320
+  margin_ms: 50
+  stall_timeout_ms: 2000
+  entering_king: 24
+adjudication:
+  resign: {score: 2500, moves: 3}
+  draw: off
+output:
+  dir: out
+  kifu: [csa, kif]
+  engine_logs: false
+restart: always
+replay_broken_pairs: false
+max_replays: 2
+quiet: true
+json: true
+sprt: {elo0: -1, elo1: 4, alpha: 0.1, beta: 0.2, model: logistic}
+)";
+
+}  // namespace
+
+TEST_CASE("a YAML file with every section") {
+  ConfigDraft d = from_yaml(FULL);
+  const Config& c = d.config;
+  CHECK(d.file_type == TournamentType::RoundRobin);
+  CHECK(c.game.event == "nightly");
+  CHECK(c.rounds == 7);
+  CHECK(c.concurrency == 3);
+  REQUIRE(d.file_engines.size() == 3);
+  CHECK(*d.file_engines[0].name == "alpha");
+  CHECK(*d.file_engines[0].cmd == "sh");  // bare names are looked up on PATH later
+  CHECK(*d.file_engines[0].args == std::vector<std::string>{"-c", "exit 0"});
+  CHECK(d.file_engines[0].options.size() == 2);
+  CHECK(*d.file_engines[1].cmd == "/base/bin/beta");  // relative to the file's directory
+  CHECK(d.file_engines[1].tc->byoyomi_ms == 1000);
+  CHECK(*d.file_engines[1].ponder);
+  CHECK(*d.file_engines[1].startup_timeout_ms == 60000);
+  CHECK(d.file_each.tc->base_ms == 5000);
+  CHECK(c.openings.file == "/openings/x.sfen");
+  CHECK(c.openings.order == OpeningOrder::Random);
+  CHECK(c.openings.seed == 42);
+  CHECK(c.openings.plies == 12);
+  CHECK(c.game.max_plies == 320);
+  CHECK(c.game.margin_ms == 50);
+  CHECK(c.game.stall_timeout_ms == 2000);
+  CHECK(c.game.entering_king == shogi::EnteringKingRule::Point24);
+  CHECK(c.game.adjudication.resign_enabled);
+  CHECK(c.game.adjudication.resign_score_cp == 2500);
+  CHECK(c.game.adjudication.resign_moves == 3);
+  CHECK_FALSE(c.game.adjudication.draw_enabled);
+  CHECK(c.output.dir == "/base/out");
+  CHECK(c.output.csa);
+  CHECK(c.output.kif);
+  CHECK_FALSE(c.output.engine_logs);
+  CHECK(c.restart == RestartPolicy::Always);
+  CHECK_FALSE(c.replay_broken_pairs);
+  CHECK(c.max_replays == 2);
+  CHECK(c.quiet);
+  CHECK(c.json);
+  CHECK(c.sprt.elo0 == -1);
+  CHECK(c.sprt.elo1 == 4);
+  CHECK(c.sprt.alpha == doctest::Approx(0.1));
+  CHECK(c.sprt.model == arena::stats::EloModel::Logistic);
+
+  // Finalized: each's settings under the engines', the engine's own tc winning, options merged by name.
+  d.file_engines[1].cmd = "sh";  // /base/bin/beta does not exist
+  Config f = finalize(std::move(d), std::nullopt);
+  REQUIRE(f.engines.size() == 3);
+  CHECK(f.type == TournamentType::RoundRobin);
+  CHECK(f.engines[0].command.ends_with("/sh"));
+  CHECK(f.engines[0].time_control.base_ms == 10000);
+  CHECK(f.engines[2].time_control.base_ms == 5000);
+  const auto& opts = f.engines[0].options;
+  REQUIRE(opts.size() == 3);
+  CHECK(opts[0] == std::pair<std::string, std::string>{"USI_Hash", "64"});
+  CHECK(opts[1] == std::pair<std::string, std::string>{"MultiPV", "1"});
+  CHECK(opts[2] == std::pair<std::string, std::string>{"Threads", "1"});
+  CHECK(f.output.journal == "/base/out/journal.jsonl");
+}
+
+TEST_CASE("config errors name the file, the line and the key") {
+  SUBCASE("a typo in a top-level key") {
+    std::string e = error_of([] { from_yaml("rounds: 2\nconcurency: 4\n", "configs/x.yaml"); });
+    CHECK(e.starts_with("configs/x.yaml:2:1: "));
+    CHECK(e.find("unknown key 'concurency'") != std::string::npos);
+    CHECK(e.find("did you mean 'concurrency'?") != std::string::npos);
+  }
+  SUBCASE("a typo inside an engine") {
+    std::string e = error_of([] { from_yaml("engines:\n  - name: a\n    cmd: sh\n    optoins: {X: 1}\n"); });
+    CHECK(e.starts_with("test.yaml:4:5: "));
+    CHECK(e.find("engines[0].optoins") != std::string::npos);
+    CHECK(e.find("did you mean 'options'?") != std::string::npos);
+  }
+  SUBCASE("a value of the wrong kind") {
+    std::string e = error_of([] { from_yaml("game:\n  max_plies: many\n"); });
+    CHECK(e.starts_with("test.yaml:2:14: game.max_plies: expected an integer"));
+    CHECK(e.find("\"many\"") != std::string::npos);
+  }
+  SUBCASE("a bad time control") {
+    std::string e = error_of([] { from_yaml("each:\n  tc: ten\n"); });
+    CHECK(e.starts_with("test.yaml:2:7: each.tc: "));
+  }
+  SUBCASE("a bad enum value") {
+    std::string e = error_of([] { from_yaml("openings:\n  order: shuffled\n"); });
+    CHECK(e.starts_with("test.yaml:2:10: openings.order: expected sequential or random"));
+  }
+  SUBCASE("an odd number of games") {
+    std::string e = error_of([] { from_yaml("games: 7\n"); });
+    CHECK(e.starts_with("test.yaml:1:8: games: expected an even number"));
+  }
+  SUBCASE("a key given twice") {
+    std::string e = error_of([] { from_yaml("rounds: 1\nrounds: 2\n"); });
+    CHECK(e.starts_with("test.yaml:2:1: rounds: the key is given twice"));
+  }
+  SUBCASE("a list where a map belongs") {
+    std::string e = error_of([] { from_yaml("game: [1, 2]\n"); });
+    CHECK(e.starts_with("test.yaml:1:7: game: expected a map"));
+  }
+  SUBCASE("bad SPRT bounds") {
+    std::string e = error_of([] { from_yaml("sprt:\n  elo0: 5\n  elo1: 0\n"); });
+    CHECK(e.starts_with("test.yaml:2:3: sprt: "));
+  }
+  SUBCASE("not YAML at all") {
+    std::string e = error_of([] { from_yaml("rounds: 1\nengines: [a, b\n"); });
+    CHECK(e.starts_with("test.yaml:"));
+    CHECK(e.find("not valid YAML") != std::string::npos);
+  }
+  SUBCASE("an empty file") {
+    std::string e = error_of([] { from_yaml(""); });
+    CHECK(e.find("the file is empty") != std::string::npos);
+  }
+}
+
+TEST_CASE("finalize checks the engines") {
+  auto finalize_yaml = [](const std::string& text, std::optional<TournamentType> type = TournamentType::Gauntlet) {
+    return finalize(from_yaml(text), type);
+  };
+  SUBCASE("missing cmd names the engine entry") {
+    std::string e = error_of([&] { finalize_yaml("engines:\n  - {name: a, tc: 1}\n  - {name: b, cmd: sh, tc: 1}\n"); });
+    CHECK(e.starts_with("test.yaml:2:5: engines[0]: the engine has no cmd"));
+  }
+  SUBCASE("a command that is not there names the cmd key") {
+    std::string e = error_of([&] {
+      finalize_yaml("engines:\n  - {name: a, cmd: sh, tc: 1}\n  - name: b\n    cmd: no-such-engine-xyz\n    tc: 1\n");
+    });
+    CHECK(e.starts_with("test.yaml:4:10: engines[1].cmd: engine command 'no-such-engine-xyz' was not found"));
+  }
+  SUBCASE("duplicate names") {
+    std::string e = error_of([&] { finalize_yaml("each: {tc: 1}\nengines:\n  - {cmd: sh}\n  - {cmd: sh}\n"); });
+    CHECK(e.find("test.yaml:4:5: engines[1]: two engines are named 'sh'") == 0);
+  }
+  SUBCASE("no time control") {
+    std::string e = error_of([&] { finalize_yaml("engines:\n  - {name: a, cmd: sh}\n  - {name: b, cmd: sh}\n"); });
+    CHECK(e.find("engine 'a' has no time control") != std::string::npos);
+  }
+  SUBCASE("engine counts") {
+    const char* three = "each: {tc: 1, cmd: sh}\nengines:\n  - {name: a}\n  - {name: b}\n  - {name: c}\n";
+    CHECK(error_of([&] { finalize_yaml(three, TournamentType::Sprt); }).find("sprt needs exactly 2 engines") == 0);
+    CHECK(error_of([&] { finalize_yaml(three, TournamentType::RoundRobin); }).empty());
+    CHECK(error_of([&] {
+            finalize_yaml("each: {tc: 1, cmd: sh}\nengines:\n  - {name: a}\n");
+          }).find("gauntlet needs at least 2 engines") == 0);
+  }
+  SUBCASE("the file's type must agree with the subcommand") {
+    std::string e =
+        error_of([&] { finalize_yaml("tournament: sprt\neach: {tc: 1, cmd: sh}\nengines: [{name: a}, {name: b}]\n"); });
+    CHECK(e.starts_with("test.yaml:1:13: tournament: the file is a sprt config but the command is 'gauntlet'"));
+  }
+  SUBCASE("no type at all") {
+    CHECK(error_of([&] {
+            finalize_yaml("each: {tc: 1, cmd: sh}\nengines: [{name: a}, {name: b}]\n", std::nullopt);
+          }).find("no tournament type") == 0);
+  }
+}
+
+TEST_CASE("engine tokens from the command line") {
+  EngineSettings e = parse_engine_tokens({"cmd=./dev", "name=dev", "option.USI_Hash=256", "option.Eval Dir=a b",
+                                          "tc=10+0.1", "ponder", "arg=-x", "arg=--y", "startup_timeout_ms=5000"},
+                                         "--engine #1", "/work");
+  CHECK(*e.cmd == "/work/dev");
+  CHECK(*e.name == "dev");
+  REQUIRE(e.options.size() == 2);
+  CHECK(e.options[1] == std::pair<std::string, std::string>{"Eval Dir", "a b"});
+  CHECK(e.tc->base_ms == 10000);
+  CHECK(e.tc->increment_ms == 100);
+  CHECK(*e.ponder);
+  CHECK(*e.args == std::vector<std::string>{"-x", "--y"});
+  CHECK(*e.startup_timeout_ms == 5000);
+
+  CHECK(error_of([] {
+          parse_engine_tokens({"cmd=a", "hash=1"}, "--engine #2", "");
+        }).starts_with("--engine #2: 'hash=1': unknown key 'hash'"));
+  CHECK(error_of([] { parse_engine_tokens({"tc=fast"}, "--each", ""); }).starts_with("--each: 'tc=fast': "));
+  CHECK(error_of([] {
+          parse_engine_tokens({"ponder=maybe"}, "--each", "");
+        }).starts_with("--each: 'ponder=maybe': expected true or false"));
+}
+
+TEST_CASE("precedence: file each < file engine < --each < --engine") {
+  TempDir dir;
+  const std::string file = dir.write("c.yaml",
+                                     "each:\n  tc: 1+0\n  options: {A: each-file, B: each-file}\n"
+                                     "engines:\n"
+                                     "  - {name: x, cmd: sh, tc: 2+0, options: {A: engine-file}}\n"
+                                     "  - {name: y, cmd: sh}\n"
+                                     "rounds: 3\nconcurrency: 1\n");
+  SUBCASE("--each overrides the file's engines") {
+    Config c = parse_cli({"--config", file, "--each", "tc=3+0", "option.B=each-cli"}, TournamentType::Gauntlet);
+    REQUIRE(c.engines.size() == 2);
+    CHECK(c.engines[0].time_control.base_ms == 3000);
+    CHECK(c.engines[1].time_control.base_ms == 3000);
+    CHECK(c.engines[0].options ==
+          std::vector<std::pair<std::string, std::string>>{{"A", "engine-file"}, {"B", "each-cli"}});
+    CHECK(c.rounds == 3);
+    CHECK(c.concurrency == 1);
+  }
+  SUBCASE("--engine replaces the file's engine list; the file's each still applies") {
+    Config c = parse_cli({"--config", file, "--engine", "cmd=sh", "name=p", "option.A=engine-cli", "--engine", "cmd=sh",
+                          "name=q", "tc=4+0", "--rounds", "5"},
+                         TournamentType::Gauntlet);
+    REQUIRE(c.engines.size() == 2);
+    CHECK(c.engines[0].name == "p");
+    CHECK(c.engines[0].time_control.base_ms == 1000);
+    CHECK(c.engines[1].time_control.base_ms == 4000);
+    CHECK(c.engines[0].options ==
+          std::vector<std::pair<std::string, std::string>>{{"A", "engine-cli"}, {"B", "each-file"}});
+    CHECK(c.rounds == 5);
+  }
+  SUBCASE("command-line settings override the file's") {
+    Config c = parse_cli({"--config", file, "--concurrency", "6", "--max-plies", "100", "--kifu", "none", "--openings",
+                          "order=random", "seed=9", "--sprt", "elo0=0", "elo1=3", "--resign", "score=900", "moves=2"},
+                         TournamentType::Sprt);
+    CHECK(c.concurrency == 6);
+    CHECK(c.game.max_plies == 100);
+    CHECK_FALSE(c.output.csa);
+    CHECK_FALSE(c.output.kif);
+    CHECK(c.openings.order == OpeningOrder::Random);
+    CHECK(c.openings.seed == 9);
+    CHECK(c.sprt.elo1 == 3);
+    CHECK(c.game.adjudication.resign_enabled);
+    CHECK(c.game.adjudication.resign_score_cp == 900);
+    CHECK(c.rounds == 3);  // the file's rounds are the SPRT's maximum
+  }
+  SUBCASE("a typo in a file given with --config") {
+    const std::string bad = dir.write("bad.yaml", "rounds: 3\nengines:\n  - {name: x, cmd: sh}\nopenigs: {}\n");
+    std::string e = error_of([&] { parse_cli({"--config", bad}, TournamentType::Gauntlet); });
+    CHECK(e.starts_with(bad + ":4:1: unknown key 'openigs' (did you mean 'openings'?)"));
+  }
+  SUBCASE("bad command-line values name the option") {
+    CHECK(error_of([&] {
+            parse_cli({"--config", file, "--rounds", "0"}, TournamentType::Gauntlet);
+          }).starts_with("--rounds: expected an integer from 1 to 100000000, got 0"));
+    CHECK(error_of([&] {
+            parse_cli({"--config", file, "--openings", "order=sideways"}, TournamentType::Gauntlet);
+          }).starts_with("--openings order: expected sequential or random"));
+    CHECK(error_of([&] {
+            parse_cli({"--config", file, "--sprt", "elo0=3", "elo1=1"}, TournamentType::Sprt);
+          }).starts_with("sprt: "));
+  }
+}
+
+TEST_CASE("defaults") {
+  Config c = parse_cli({"--engine", "cmd=sh", "name=a", "tc=1", "--engine", "cmd=sh", "name=b", "tc=1"},
+                       TournamentType::Gauntlet);
+  CHECK(c.concurrency == default_concurrency());
+  CHECK(c.rounds == 1);
+  CHECK(c.output.journal == (fs::current_path() / "shogi-arena-out" / "journal.jsonl").lexically_normal().string());
+  CHECK(c.replay_broken_pairs);
+  CHECK(c.restart == RestartPolicy::OnCrash);
+  Config s =
+      parse_cli({"--engine", "cmd=sh", "name=a", "tc=1", "--engine", "cmd=sh", "name=b", "tc=1"}, TournamentType::Sprt);
+  CHECK(s.rounds == 50000);  // an SPRT's default maximum
+  Config p =
+      parse_cli({"--engine", "cmd=sh", "name=a", "tc=1", "--engine", "cmd=sh", "name=b", "tc=1"}, TournamentType::Play);
+  CHECK(p.concurrency == 1);
+  CHECK_FALSE(p.pair);
+}

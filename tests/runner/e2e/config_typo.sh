@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# A config with a typo fails with one line naming the file, the line and the key, and exit code 2.
+source "$(dirname "$0")/lib.sh"
+cat >"$TMP/bad.yaml" <<YAML
+tournament: gauntlet
+rounds: 2
+engines:
+  - name: a
+    cmd: $MOCK
+  - name: b
+    cmd: $MOCK
+eachh:
+  tc: 1+0.1
+YAML
+code=0
+"$ARENA" run --config "$TMP/bad.yaml" >"$TMP/out" 2>"$TMP/err" || code=$?
+[ "$code" = 2 ] || fail "exit code $code, expected 2"
+[ "$(wc -l <"$TMP/err")" = 1 ] || fail "expected one line of error, got: $(cat "$TMP/err")"
+grep -q "bad.yaml:8:1: unknown key 'eachh' (did you mean 'each'?)" "$TMP/err" || fail "unexpected error: $(cat "$TMP/err")"
+pass "$(cat "$TMP/err")"
+
+code=0
+"$ARENA" gauntlet --engine cmd="$MOCK" name=a tc=1 --engine cmd="$MOCK" name=b tc=1 hash=1 2>"$TMP/err" || code=$?
+[ "$code" = 2 ] && grep -q "^shogi-arena: error: --engine #2: 'hash=1': unknown key 'hash'" "$TMP/err" ||
+  fail "a bad --engine key: exit $code, $(cat "$TMP/err")"
+pass "$(cat "$TMP/err")"

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The default gauntlet of README command 1 (configs/default.yaml) runs the built-in engine against itself and
+# finishes; shortened here from the command line (the file's other settings stay).
+source "$(dirname "$0")/lib.sh"
+"$ARENA" run --config "$SOURCE_DIR/configs/default.yaml" --each cmd="$ENGINE" tc=2+0.1 --games 4 \
+  --out "$TMP/out" >"$TMP/log" 2>&1 || fail "exit code $? ($(tail -5 "$TMP/log"))"
+grep -q "^Games scored 4 of 4 scheduled" "$TMP/log" || fail "unexpected summary: $(cat "$TMP/log")"
+grep -q "^Results of arena-a vs arena-b (4 games, 2 complete pairs)" "$TMP/log" || fail "no results: $(cat "$TMP/log")"
+[ "$(ls "$TMP/out/games" | grep -c '\.kif$')" = 4 ] || fail "expected 4 KIF records"
+pass "the default gauntlet ran: $(grep '^  Games' "$TMP/log")"

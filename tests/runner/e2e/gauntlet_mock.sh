@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# A 100-game gauntlet of mock engines (seeded random movers) on the shipped openings completes with the expected
+# counts, and gives the same results at concurrency 4 and 1 (each game is a pure function of its schedule entry).
+source "$(dirname "$0")/lib.sh"
+
+run() {  # run CONCURRENCY OUT
+  # shellcheck disable=SC2046
+  "$ARENA" gauntlet --engine $(mock a --random --seed 1) --engine $(mock b --random --seed 2) \
+    --engine $(mock c --random --seed 3) --each tc=10+0.1 --rounds 25 --concurrency "$1" \
+    --openings file="$OPENINGS" order=random seed=5 --max-plies 256 --out "$2" --json --quiet >"$2.json"
+}
+run 4 "$TMP/c4" || fail "the gauntlet exited with $?"
+journal=$TMP/c4/journal.jsonl
+[ "$(game_lines "$journal")" = 100 ] || fail "expected 100 journal lines, got $(game_lines "$journal")"
+check_exactly_once "$journal" 100
+[ "$(json_int "$TMP/c4.json" scored)" = 100 ] || fail "scored: $(json_int "$TMP/c4.json" scored)"
+[ "$(ls "$TMP/c4/games" | grep -c '\.csa$')" = 100 ] || fail "expected 100 CSA records"
+# Two pairings of 50 games each; W + L + D and the pentanomial pairs add up.
+pairings=$(grep -o '"pairings":\[.*\]' "$TMP/c4.json")
+for p in a-b a-c; do
+  first=${p%-*} second=${p#*-}
+  entry=$(printf '%s' "$pairings" | grep -o "{\"first\":\"$first\",\"second\":\"$second\"[^]]*\]")
+  [ -n "$entry" ] || fail "no pairing $p in the summary"
+  games=$(printf '%s' "$entry" | grep -o '"games":[0-9]*' | cut -d: -f2)
+  w=$(printf '%s' "$entry" | grep -o '"wins":[0-9]*' | head -1 | cut -d: -f2)
+  l=$(printf '%s' "$entry" | grep -o '"losses":[0-9]*' | head -1 | cut -d: -f2)
+  d=$(printf '%s' "$entry" | grep -o '"draws":[0-9]*' | head -1 | cut -d: -f2)
+  penta=$(printf '%s' "$entry" | grep -o '"pentanomial":\[[0-9,]*\]' | grep -o '[0-9,]*' | tr ',' '+')
+  [ "$games" = 50 ] && [ $((w + l + d)) = 50 ] && [ $((penta)) = 25 ] ||
+    fail "pairing $p: games $games, W $w L $l D $d, pairs $((penta))"
+done
+pass "100 games, 2 pairings of 50, 25 pairs each"
+
+run 1 "$TMP/c1" || fail "the sequential gauntlet exited with $?"
+strip() { grep -o '"pairings":\[.*\]' "$1" | sed 's/"elapsed_s":[0-9.e-]*//'; }
+[ "$(strip "$TMP/c1.json")" = "$(strip "$TMP/c4.json")" ] || fail "concurrency 1 and 4 gave different results"
+pass "the same results at concurrency 1 and 4"
+
+"$ARENA" stats "$journal" --json >"$TMP/stats.json" || fail "stats exited with $?"
+[ "$(strip "$TMP/stats.json")" = "$(strip "$TMP/c4.json")" ] || fail "stats recomputed different results"
+pass "stats recomputes the same results from the journal"
+check_no_engines_left

@@ -1,0 +1,343 @@
+// The tournament runner with scripted engines: complete runs, independence from concurrency, replayed pairs,
+// interrupt + resume without loss or duplication, SPRT stopping and exit codes, fatal start failures.
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "fake_engines.h"
+#include "rules/position.h"
+#include "tournament/tournament.h"
+
+using namespace arena;
+using namespace arena::tournament;
+using arena::tournament::testing::fake_factory;
+using arena::tournament::testing::Script;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& tag) {
+    path = fs::temp_directory_path() / ("arena-tour-" + tag + "-" + std::to_string(::getpid()));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+config::Config make_config(config::TournamentType type, int engines, int rounds, int concurrency, const fs::path& out) {
+  config::Config c;
+  c.type = type;
+  for (int i = 0; i < engines; ++i) {
+    game::EngineConfig e;
+    e.name = "e" + std::to_string(i);
+    e.command = "/bin/true";
+    e.time_control.base_ms = 1000;
+    c.engines.push_back(e);
+  }
+  c.rounds = rounds;
+  c.concurrency = concurrency;
+  c.output.dir = out.string();
+  c.output.journal = (out / "journal.jsonl").string();
+  c.output.csa = false;
+  c.output.engine_logs = false;
+  return c;
+}
+
+std::vector<Opening> openings() {
+  return {{"startpos", "a"},
+          {"startpos moves 7g7f", "b"},
+          {"startpos moves 7g7f 3c3d", "c"},
+          {"startpos moves 2g2f 8c8d 2f2e", "d"},
+          {"startpos moves 5g5f", "e"}};
+}
+
+// Stops the run (as a signal would) once `after` games are journaled.
+class StopAfter : public Observer {
+ public:
+  StopAfter(std::atomic<bool>& flag, int64_t after) : flag_(flag), after_(after) {}
+  void game_finished(const ScheduledGame&, int, bool, const PlayedGame&, const std::vector<std::string>&,
+                     const Tally& tally) override {
+    if (tally.journaled() >= after_) flag_ = true;
+  }
+  void warning(const std::string& text) override { warnings.push_back(text); }
+  std::vector<std::string> warnings;
+
+ private:
+  std::atomic<bool>& flag_;
+  int64_t after_;
+};
+
+struct Run {
+  RunResult result;
+  std::vector<PairingRecord> pairings;
+  int64_t scored = 0;
+  int exit = -1;
+};
+
+Run run(const config::Config& c, Script& s, Observer& observer, const std::atomic<bool>* stop = nullptr) {
+  Tournament t(c, openings(), fake_factory(s));
+  auto opened = t.open(observer);
+  REQUIRE_MESSAGE(opened, (opened ? "" : opened.error()));
+  Run r;
+  r.result = t.run(observer, stop);
+  r.pairings = t.tally().pairings();
+  r.scored = t.tally().scored();
+  r.exit = exit_code(r.result, c, t.tally());
+  return r;
+}
+
+// The game lines of a journal: (game, attempt, replay) in order.
+std::vector<std::tuple<int64_t, int, bool>> journal_games(const std::string& path) {
+  auto c = read_journal(path);
+  REQUIRE(c);
+  std::vector<std::tuple<int64_t, int, bool>> out;
+  for (const JournalGame& g : c->games) out.emplace_back(g.game, g.attempt, g.replay);
+  return out;
+}
+
+void check_same_scores(const std::vector<PairingRecord>& a, const std::vector<PairingRecord>& b) {
+  REQUIRE(a.size() == b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    CHECK(a[i].wdl == b[i].wdl);
+    CHECK(a[i].as_black == b[i].as_black);
+    CHECK(a[i].penta == b[i].penta);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a complete gauntlet; the standings do not depend on concurrency") {
+  shogi::Position::init();
+  TempDir dir("complete");
+  Observer quiet;
+  Script s1(3);
+  config::Config c1 = make_config(config::TournamentType::Gauntlet, 3, 6, 1, dir.path / "c1");
+  Run one = run(c1, s1, quiet);
+  CHECK(one.result.end == RunEnd::Completed);
+  CHECK(one.result.games_played == 24);
+  CHECK(one.scored == 24);
+  CHECK(one.exit == 0);
+  REQUIRE(one.pairings.size() == 2);
+  CHECK(one.pairings[0].penta.pairs() == 6);
+  // The script: the lower engine index wins unless the opening has an odd number of moves (a draw): rounds use
+  // openings 0 1 2 3 4 0, and only opening 2 has an odd number.
+  CHECK(one.pairings[0].wdl == stats::WdlCounts{10, 0, 2});
+  auto lines = journal_games(c1.output.journal);
+  std::set<int64_t> ids;
+  for (auto [g, a, r] : lines) ids.insert(g);
+  CHECK(lines.size() == 24);
+  CHECK(ids.size() == 24);
+  CHECK(s1.live == 0);  // every engine released at the end
+
+  Script s4(3);
+  config::Config c4 = make_config(config::TournamentType::Gauntlet, 3, 6, 4, dir.path / "c4");
+  Run four = run(c4, s4, quiet);
+  CHECK(four.scored == 24);
+  check_same_scores(one.pairings, four.pairings);
+  CHECK(s4.live == 0);
+
+  SUBCASE("a round robin with a fresh process per game") {
+    Script s(4);
+    config::Config c = make_config(config::TournamentType::RoundRobin, 4, 2, 3, dir.path / "rr");
+    c.restart = config::RestartPolicy::Always;
+    Run r = run(c, s, quiet);
+    CHECK(r.scored == 24);
+    CHECK(r.pairings.size() == 6);
+    int starts = 0;
+    for (int n : s.starts) starts += n;
+    CHECK(starts == 48);  // two engines started for each of the 24 games
+  }
+}
+
+TEST_CASE("the journal is not overwritten by accident") {
+  shogi::Position::init();
+  TempDir dir("exists");
+  Observer quiet;
+  Script s(2);
+  config::Config c = make_config(config::TournamentType::Gauntlet, 2, 2, 1, dir.path);
+  run(c, s, quiet);
+  Tournament again(c, openings(), fake_factory(s));
+  auto e = again.open(quiet);
+  REQUIRE_FALSE(e);
+  CHECK(e.error().find("the journal already exists; use --resume") != std::string::npos);
+  c.overwrite = true;
+  Run r = run(c, s, quiet);
+  CHECK(r.result.games_played == 4);
+  CHECK(journal_games(c.output.journal).size() == 4);
+}
+
+TEST_CASE("a pair broken by a crash is replayed") {
+  shogi::Position::init();
+  TempDir dir("replay");
+  Observer quiet;
+  SUBCASE("replayed as a new attempt; the crash stays in the faults") {
+    Script s(2);
+    s.crash = [](int call) { return call == 4; };  // game 3 (pair 1's second game) crashes
+    config::Config c = make_config(config::TournamentType::Gauntlet, 2, 3, 1, dir.path);
+    Tournament t(c, openings(), fake_factory(s));
+    REQUIRE(t.open(quiet));
+    RunResult r = t.run(quiet, nullptr);
+    CHECK(r.end == RunEnd::Completed);
+    CHECK(t.tally().scored() == 6);
+    CHECK(t.tally().replays() == 1);
+    CHECK(t.tally().void_games() == 2);
+    CHECK(t.tally().engines()[1].crashes == 1);  // e1 is black in game 3
+    auto lines = journal_games(c.output.journal);
+    REQUIRE(lines.size() == 8);
+    CHECK(lines[3] == std::make_tuple(int64_t(3), 0, true));
+    CHECK(lines[4] == std::make_tuple(int64_t(2), 1, false));
+    CHECK(lines[5] == std::make_tuple(int64_t(3), 1, false));
+    CHECK(s.starts[1] == 2);  // the crashed engine was restarted
+    // The standings are those of a run without the crash.
+    Script clean(2);
+    config::Config c2 = make_config(config::TournamentType::Gauntlet, 2, 3, 1, dir.path / "clean");
+    check_same_scores(t.tally().pairings(), run(c2, clean, quiet).pairings);
+  }
+  SUBCASE("without replays the crash is scored") {
+    Script s(2);
+    s.crash = [](int call) { return call == 5; };  // e0 crashes as black in game 4, a drawn game otherwise
+    config::Config c = make_config(config::TournamentType::Gauntlet, 2, 3, 1, dir.path);
+    c.replay_broken_pairs = false;
+    Run r = run(c, s, quiet);
+    CHECK(r.scored == 6);
+    CHECK(journal_games(c.output.journal).size() == 6);
+    CHECK(r.pairings[0].wdl == stats::WdlCounts{4, 1, 1});
+  }
+  SUBCASE("an engine that always crashes is scored after max_replays") {
+    Script s(2);
+    s.crash = [](int) { return true; };
+    config::Config c = make_config(config::TournamentType::Gauntlet, 2, 1, 1, dir.path);
+    c.max_replays = 2;
+    Run r = run(c, s, quiet);
+    CHECK(r.result.end == RunEnd::Completed);
+    CHECK(r.scored == 2);
+    // attempt 0: game 0 broke (1 line); attempt 1: game 0 broke; attempt 2: both games scored.
+    CHECK(journal_games(c.output.journal).size() == 4);
+  }
+}
+
+TEST_CASE("interrupted and resumed: every scheduled game exactly once") {
+  shogi::Position::init();
+  TempDir dir("resume");
+  Observer quiet;
+  Script reference(3);
+  const config::Config ref_config = make_config(config::TournamentType::Gauntlet, 3, 8, 2, dir.path / "ref");
+  Run expected = run(ref_config, reference, quiet);
+
+  config::Config c = make_config(config::TournamentType::Gauntlet, 3, 8, 3, dir.path / "run");
+  Script s(3);
+  s.think = std::chrono::milliseconds(5);
+  std::atomic<bool> stop{false};
+  StopAfter observer(stop, 7);
+  Run first = run(c, s, observer, &stop);
+  CHECK(first.result.end == RunEnd::Interrupted);
+  CHECK(first.exit == 2);
+  CHECK(s.live == 0);
+  const size_t journaled = journal_games(c.output.journal).size();
+  CHECK(journaled >= 7);
+  CHECK(journaled < 32);
+  // A kill -9 in the middle of a write leaves a torn line.
+  std::ofstream(c.output.journal, std::ios::app) << "{\"game\":31,\"pair\":15,";
+
+  SUBCASE("a different schedule is refused") {
+    config::Config other = c;
+    other.resume = true;
+    other.rounds = 9;
+    Tournament t(other, openings(), fake_factory(s));
+    auto e = t.open(quiet);
+    REQUIRE_FALSE(e);
+    CHECK(e.error().find("different schedule") != std::string::npos);
+  }
+  SUBCASE("resumed to the end") {
+    c.resume = true;
+    Script s2(3);
+    StopAfter watcher(stop, 1000);
+    stop = false;
+    Tournament t(c, openings(), fake_factory(s2));
+    REQUIRE(t.open(watcher));
+    CHECK(t.resumed_games() == int64_t(journaled));
+    RunResult r = t.run(watcher, &stop);
+    CHECK(r.end == RunEnd::Completed);
+    CHECK(r.games_played == 32 - int64_t(journaled));
+    CHECK(watcher.warnings.size() == 1);  // the torn line
+    auto lines = journal_games(c.output.journal);
+    std::map<int64_t, int> count;
+    for (auto [g, a, replay] : lines) ++count[g];
+    CHECK(lines.size() == 32);
+    CHECK(count.size() == 32);
+    for (auto [g, n] : count) CHECK(n == 1);
+    check_same_scores(t.tally().pairings(), expected.pairings);
+  }
+}
+
+TEST_CASE("SPRT: stops at the verdict; the exit code tells it") {
+  shogi::Position::init();
+  TempDir dir("sprt");
+  Observer quiet;
+  config::Config c = make_config(config::TournamentType::Sprt, 2, 1000, 2, dir.path);
+  c.sprt = stats::SprtConfig{0.05, 0.05, 0, 5, stats::EloModel::Normalized};
+  Script s(2);
+  // Mostly wins for e0 with some losses, so the pairs vary and the test must decide.
+  s.result = [](int black, int, const std::string& position) {
+    if (position.size() % 3 == 0) return black == 0 ? Outcome::WhiteWin : Outcome::BlackWin;
+    return black == 0 ? Outcome::BlackWin : Outcome::WhiteWin;
+  };
+  SUBCASE("H1") {
+    Run r = run(c, s, quiet);
+    CHECK(r.result.end == RunEnd::SprtDecided);
+    CHECK(r.exit == 0);
+    CHECK(r.scored < 2000);
+  }
+  SUBCASE("H0") {
+    s.result = [](int black, int, const std::string& position) {
+      if (position.size() % 3 == 0) return black == 0 ? Outcome::BlackWin : Outcome::WhiteWin;
+      return black == 0 ? Outcome::WhiteWin : Outcome::BlackWin;
+    };
+    Run r = run(c, s, quiet);
+    CHECK(r.result.end == RunEnd::SprtDecided);
+    CHECK(r.exit == 1);
+  }
+  SUBCASE("inconclusive at the maximum") {
+    c.rounds = 3;
+    s.result = [](int, int, const std::string&) { return Outcome::Draw; };
+    Run r = run(c, s, quiet);
+    CHECK(r.result.end == RunEnd::Completed);
+    CHECK(r.scored == 6);
+    CHECK(r.exit == 2);
+  }
+}
+
+TEST_CASE("an engine that cannot start") {
+  shogi::Position::init();
+  TempDir dir("start");
+  Observer quiet;
+  SUBCASE("at the first start: a fatal configuration error") {
+    Script s(2);
+    s.fail_start = [](int e, int) { return e == 1; };
+    config::Config c = make_config(config::TournamentType::Gauntlet, 2, 4, 2, dir.path);
+    Run r = run(c, s, quiet);
+    CHECK(r.result.end == RunEnd::Error);
+    CHECK(r.result.error.starts_with("e1: usi: no answer"));
+    CHECK(r.exit == 2);
+    CHECK(r.scored == 0);
+  }
+  SUBCASE("a failed restart after a crash is a crash; replayed") {
+    Script s(2);
+    s.crash = [](int call) { return call == 1; };
+    s.fail_start = [](int e, int n) { return e == 0 && n == 2; };  // e0's restart fails once
+    config::Config c = make_config(config::TournamentType::Gauntlet, 2, 2, 1, dir.path);
+    Run r = run(c, s, quiet);
+    CHECK(r.result.end == RunEnd::Completed);
+    CHECK(r.scored == 4);
+    auto lines = journal_games(c.output.journal);
+    REQUIRE(lines.size() == 6);
+    CHECK(std::get<2>(lines[0]));  // the crash
+    CHECK(std::get<2>(lines[1]));  // the failed restart
+  }
+}
