@@ -1,0 +1,48 @@
+#pragma once
+// The engine behind the CSA client: one USI process started from an EngineConfig, restartable at any time
+// (between games on request, or in the middle of a game after a crash or a stall — USI engines keep no game
+// state that `position` does not restore).
+
+#include <expected>
+#include <memory>
+#include <string>
+
+#include "game/game.h"
+#include "usi/usi_client.h"
+
+namespace arena::csa {
+
+class ProtocolLog;
+
+class ClientEngine {
+ public:
+  // `log` (optional) receives every line to and from the engine.
+  ClientEngine(game::EngineConfig config, ProtocolLog* log);
+  ~ClientEngine();
+  ClientEngine(const ClientEngine&) = delete;
+  ClientEngine& operator=(const ClientEngine&) = delete;
+
+  // (Re)starts the process: usi/usiok, the configured options (checked against the engine's own list),
+  // USI_Ponder when pondering, isready/readyok, all within the startup timeout. The error names the engine.
+  std::expected<void, std::string> start();
+  // isready/readyok on a running engine (start() if it is not running).
+  std::expected<void, std::string> ensure_ready();
+  // quit, a short grace period, kill; always reaped.
+  void stop();
+  bool running() const;
+
+  usi::UsiClient& usi() { return *client_; }
+  const game::EngineConfig& config() const { return config_; }
+  // The configured name, else the engine's `id name`, else the command.
+  const std::string& name() const { return name_; }
+  int starts() const { return starts_; }
+
+ private:
+  game::EngineConfig config_;
+  ProtocolLog* log_;
+  std::string name_;
+  std::unique_ptr<usi::UsiClient> client_;
+  int starts_ = 0;
+};
+
+}  // namespace arena::csa
