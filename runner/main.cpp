@@ -6,9 +6,13 @@
 //   shogi-arena sprt        two engines until the SPRT decides
 //   shogi-arena run         whatever `tournament:` in --config says
 //   shogi-arena stats J     all statistics recomputed from a journal
+//   shogi-arena csa         one engine on a CSA server (Floodgate, championships, a club or our own server)
+//   shogi-arena serve       a CSA server
 //
 // Exit codes: 0 done (SPRT: H1 accepted, the change passes); 1 SPRT H0 accepted (it fails); 2 an error, an
-// interrupted run or an inconclusive SPRT. Errors are one line on stderr.
+// interrupted run or an inconclusive SPRT. Errors are one line on stderr. `csa`: 0 the games were played (or a
+// stop was requested), 1 gave up (server unreachable, login refused, engine broken), 2 bad configuration.
+// `serve`: 0 after Ctrl-C, 1 when it cannot listen, 2 bad configuration.
 
 #include <signal.h>
 #include <sys/resource.h>
@@ -22,6 +26,9 @@
 
 #include "config/cli_config.h"
 #include "config/config.h"
+#include "csa/client_session.h"
+#include "csa/csa_cli.h"
+#include "csa/server.h"
 #include "rules/position.h"
 #include "tournament/journal.h"
 #include "tournament/openings.h"
@@ -238,12 +245,18 @@ int main(int argc, char** argv) {
       ->expected(1, 5);
   stats->add_flag("--json", stats_options.json, "Summary as JSON");
 
-  // ---- CSA protocol subcommands (wired by the lead) ----
-  // `csa`:   the CSA client, built in runner/csa/client_*; it exposes int run_csa_client(...).
-  //          Register it here: CLI::App* csa = app.add_subcommand("csa", ...); ... return run_csa_client(...);
-  // `serve`: the CSA server, built in runner/csa/server*; it exposes int run_csa_server(...).
-  //          Register it here the same way.
-  // ----
+  csa::CsaClientCli csa_options;
+  CLI::App* csa = app.add_subcommand("csa", "Play on a CSA server (Floodgate, championships, shogi-arena serve)");
+  csa_options.add_to(*csa);
+  csa->footer(
+      "Examples:\n"
+      "  shogi-arena csa --config configs/csa-floodgate.yaml --user me --trip secret\n"
+      "  shogi-arena csa --user dev --game test-300-10F --engine cmd=fairy-stockfish option.Hash=64 --games 4");
+
+  csa::CsaServerCli serve_options;
+  CLI::App* serve = app.add_subcommand("serve", "Host games as a CSA server (shogi-server / Floodgate rules)");
+  serve_options.add_to(*serve);
+  serve->footer("Example:\n  shogi-arena serve --listen 0.0.0.0:4081 --out csa-server --log csa-server/server.log");
 
   try {
     app.parse(argc, argv);
@@ -258,6 +271,18 @@ int main(int argc, char** argv) {
 
   try {
     if (stats->parsed()) return run_stats(stats_options);
+    if (csa->parsed()) {
+      auto config = csa_options.build();
+      if (!config) throw config::ConfigError(config.error());
+      install_signal_handlers();
+      return csa::run_csa_client(*config, &g_stop);
+    }
+    if (serve->parsed()) {
+      auto config = serve_options.build();
+      if (!config) throw config::ConfigError(config.error());
+      install_signal_handlers();
+      return csa::run_csa_server(*config, &g_stop);
+    }
     for (Command& c : commands)
       if (c.app->parsed()) return run_tournament(c.options);
   } catch (const config::ConfigError& e) {

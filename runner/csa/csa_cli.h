@@ -1,0 +1,77 @@
+#pragma once
+// The command lines of `shogi-arena csa` (an engine on a CSA server) and `shogi-arena serve` (this project's CSA
+// server). Both follow the tournament commands: a YAML file where one makes sense, flags over it, and the engine
+// written as fastchess/cutechess users write it:
+//
+//   shogi-arena csa --config configs/csa-floodgate.yaml --user me --trip secret
+//   shogi-arena csa --host 127.0.0.1 --user dev --game test-300-10F --engine cmd=fairy-stockfish option.Hash=64
+//   shogi-arena csa --config configs/csa-local.yaml --set play.margin_ms=500   (any key of client_config.h)
+//   shogi-arena serve --listen 0.0.0.0:4081 --out csa-server --max-moves 256
+//
+// Values go through the same parsers and checks as the YAML file, so errors read the same: they name the key.
+// CLI11 stays in csa_cli.cpp.
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <expected>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "csa/client_config.h"
+#include "csa/server_config.h"
+
+namespace CLI {
+class App;
+}
+
+namespace arena::csa {
+
+// "HOST:PORT", "[v6]:PORT", "PORT" or "HOST" (port 4081) -> address and port.
+std::expected<std::pair<std::string, uint16_t>, std::string> parse_listen_address(const std::string& text);
+
+// Engine tokens of the tournament syntax (cmd= name= arg= args= dir= option.NAME=VALUE ponder[=bool]
+// startup_timeout_ms= quit_grace_ms= stderr_log= io_log=) applied to the client's engine. A time control is an
+// error: on a server the server sets it.
+std::expected<void, std::string> apply_engine_tokens(CsaClientConfig& config, const std::vector<std::string>& tokens);
+
+class CsaClientCli {
+ public:
+  void add_to(CLI::App& app);
+  // After parsing: the file (if any), then every flag in a fixed order, then --set in the order given; validated.
+  std::expected<CsaClientConfig, std::string> build() const;
+
+ private:
+  struct Flag {
+    const char* key;  // the dotted key of client_config.h the flag sets
+    std::optional<std::string> value;
+  };
+  std::string config_file_;
+  std::deque<Flag> flags_;  // a deque: CLI11 keeps pointers to the values
+  std::vector<std::string> engine_;
+  std::vector<std::string> sets_;
+};
+
+class CsaServerCli {
+ public:
+  void add_to(CLI::App& app);
+  std::expected<CsaServerConfig, std::string> build() const;
+
+ private:
+  std::string listen_ = "127.0.0.1:4081";
+  std::string event_ = "local";
+  int max_moves_ = 256;
+  int least_time_per_move_ = 0;
+  int max_identifier_ = 32;
+  int agree_timeout_s_ = 120;
+  int max_connections_ = 256;
+  size_t max_line_length_ = 4096;
+  std::string out_;
+  std::string results_;
+  std::string log_;
+  bool log_traffic_ = false;
+};
+
+}  // namespace arena::csa

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# `shogi-arena serve` and `shogi-arena csa` from the command line, over real sockets on 127.0.0.1: two clients
+# (mock random movers, then the built-in engine against a mock) play through the server in CSA and x1 mode; the
+# server's record, its 00LIST line and both clients' records agree on every move and on the ending; command-line
+# mistakes are one-line errors with exit code 2; Ctrl-C stops the server cleanly.
+source "$(dirname "$0")/lib.sh"
+
+# start_server DIR [ARGS...]: runs a server on an ephemeral port in the background; sets SERVER_PID and PORT.
+start_server() {
+  local dir=$1
+  shift
+  mkdir -p "$dir"
+  "$ARENA" serve --listen 127.0.0.1:0 --out "$dir" --log "$dir/server.log" --log-traffic "$@" >"$dir/serve.out" 2>&1 &
+  SERVER_PID=$!
+  local i
+  for ((i = 0; i < 50; i++)); do
+    PORT=$(grep -o 'listening on 127.0.0.1:[0-9]*' "$dir/serve.out" 2>/dev/null | grep -o '[0-9]*$' || true)
+    [ -n "$PORT" ] && return 0
+    sleep 0.1
+  done
+  fail "the server did not start: $(cat "$dir/serve.out")"
+}
+
+stop_server() {
+  kill -INT "$SERVER_PID"
+  local i
+  for ((i = 0; i < 50; i++)); do
+    kill -0 "$SERVER_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -0 "$SERVER_PID" 2>/dev/null && fail "the server did not stop within 5 s of SIGINT"
+  wait "$SERVER_PID" || fail "the server exited with $? after SIGINT"
+}
+
+# moves_of RECORD: the move lines of a CSA record, one per line.
+moves_of() { grep -E '^[+-][0-9]{4}[A-Z]{2}' "$1" | cut -c1-7; }
+
+# --- 1. CSA mode, two mock random movers, Max_Moves ends the game -----------------------------------------------
+start_server "$TMP/srv" --max-moves 40
+# shellcheck disable=SC2046
+"$ARENA" csa --port "$PORT" --user alice --game e2e-60-1F --turn + --margin 100 --out "$TMP/alice" \
+  --engine $(mock a --random --seed 1) >"$TMP/alice.out" 2>&1 &
+alice=$!
+# shellcheck disable=SC2046
+"$ARENA" csa --port "$PORT" --user bob --game e2e-60-1F --turn - --margin 100 --out "$TMP/bob" \
+  --engine $(mock b --random --seed 2) >"$TMP/bob.out" 2>&1 || fail "bob's client exited with $? ($(cat "$TMP/bob.out"))"
+wait $alice || fail "alice's client exited with $? ($(cat "$TMP/alice.out"))"
+
+grep -q "MAX_MOVES" "$TMP/alice.out" || fail "alice did not see #MAX_MOVES: $(cat "$TMP/alice.out")"
+grep -q "session over: 1 games, +0 -0 =1" "$TMP/bob.out" || fail "bob's session is not one draw: $(cat "$TMP/bob.out")"
+server_record=$(find "$TMP/srv" -name '*.csa' | head -1)
+[ -n "$server_record" ] || fail "the server wrote no record"
+grep -q $'\tmax_moves\t' "$TMP/srv/00LIST" || fail "00LIST has no max_moves line: $(cat "$TMP/srv/00LIST")"
+[ "$(moves_of "$server_record" | wc -l)" = 40 ] || fail "the server's record has $(moves_of "$server_record" | wc -l) moves, not 40"
+for who in alice bob; do
+  client_record=$(find "$TMP/$who" -name '*.csa' | head -1)
+  [ -n "$client_record" ] || fail "$who wrote no record"
+  diff <(moves_of "$server_record") <(moves_of "$client_record") >/dev/null ||
+    fail "$who's record differs from the server's"
+done
+grep -q "LOGIN alice" "$TMP/srv/server.log" || fail "the traffic log has no LOGIN"
+pass "CSA mode: 40 moves to #MAX_MOVES, server and client records agree"
+
+# --- 2. x1 mode: the built-in engine (black) against a mock resigner, two games on one connection ---------------
+# shellcheck disable=SC2046
+"$ARENA" csa --port "$PORT" --mode x1 --user engine --password pw --game x1game-10-0F --turn + --games 2 \
+  --margin 100 --out "$TMP/engine" --set engine.options.USI_Hash=16 >"$TMP/engine.out" 2>&1 &
+engine=$!
+# shellcheck disable=SC2046
+"$ARENA" csa --port "$PORT" --mode x1 --user resigner --password pw --game x1game-10-0F --turn - --games 2 \
+  --margin 100 --out "$TMP/resigner" --engine $(mock r --behavior resign) >"$TMP/resigner.out" 2>&1 ||
+  fail "the resigner's client exited with $? ($(cat "$TMP/resigner.out"))"
+wait $engine || fail "the engine's client exited with $? ($(cat "$TMP/engine.out"))"
+grep -q "session over: 2 games, +2 -0 =0" "$TMP/engine.out" || fail "the engine did not win both: $(cat "$TMP/engine.out")"
+[ "$(grep -c $'\ttoryo\t' "$TMP/srv/00LIST")" = 2 ] || fail "00LIST lacks the two resignations"
+grep -q "^'\*\*" "$(find "$TMP/engine" -name '*.csa' | head -1)" || fail "the engine's record has no '** comments"
+pass "x1 mode: two games on one connection, both won by the built-in engine"
+
+stop_server
+grep -q "listening" "$TMP/srv/serve.out" || fail "no listening line"
+pass "SIGINT stops the server (exit 0)"
+
+# --- 3. Command-line mistakes: one line, exit code 2 -------------------------------------------------------------
+expect_error() {  # expect_error PATTERN ARGS...
+  local pattern=$1
+  shift
+  set +e
+  "$ARENA" "$@" >"$TMP/err.out" 2>"$TMP/err.log"
+  local rc=$?
+  set -e
+  [ $rc = 2 ] || fail "'$*' exited with $rc, expected 2 ($(cat "$TMP/err.log"))"
+  [ "$(wc -l <"$TMP/err.log")" = 1 ] || fail "'$*' printed more than one line: $(cat "$TMP/err.log")"
+  grep -q -- "$pattern" "$TMP/err.log" || fail "'$*': expected '$pattern' in: $(cat "$TMP/err.log")"
+}
+expect_error "expected a port" serve --listen 127.0.0.1:99999
+expect_error "IPv6" serve --listen ::1:4081
+expect_error "unknown key 'server.hots'" csa --user u --game g-1-1 --set server.hots=x
+expect_error "the server sets the time control" csa --user u --game g-1-1 --engine cmd=x tc=10+1
+expect_error "server.keep_alive_s" csa --user u --game g-1-1 --set server.keep_alive_s=5
+expect_error "server.mode" csa --user u --game g-1-1 --mode tcp
+pass "command-line errors are one line with exit code 2"
+
+set +e
+"$ARENA" serve --listen "127.0.0.1:$PORT" >/dev/null 2>&1 &
+first=$!
+sleep 0.3
+"$ARENA" serve --listen "127.0.0.1:$PORT" >"$TMP/busy.out" 2>"$TMP/busy.log"
+rc=$?
+set -e
+kill -INT $first 2>/dev/null || true
+wait $first 2>/dev/null || true
+[ $rc = 1 ] || fail "a second server on a busy port exited with $rc, expected 1"
+grep -q "cannot listen" "$TMP/busy.log" || fail "no 'cannot listen' error: $(cat "$TMP/busy.log")"
+pass "a busy port is a one-line error"
+check_no_engines_left 0.5
