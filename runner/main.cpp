@@ -30,6 +30,7 @@
 #include "csa/csa_cli.h"
 #include "csa/server.h"
 #include "rules/position.h"
+#include "tournament/csa_server_engines.h"
 #include "tournament/journal.h"
 #include "tournament/openings.h"
 #include "tournament/report.h"
@@ -80,7 +81,15 @@ int run_tournament(const config::CliOptions& options) {
   if (c.output.engine_logs || c.output.io_logs) logs.dir = c.output.dir + "/logs";
   logs.stderr_log = c.output.engine_logs;
   logs.io_log = c.output.io_logs;
-  tournament::Tournament t(c, std::move(openings), tournament::make_usi_engines(c.engines, c.game, logs));
+  tournament::EngineFactory engines;
+  if (c.via_csa_server) {
+    auto relay = tournament::make_csa_server_engines(c.engines, c.game, logs);
+    if (!relay) throw config::ConfigError(relay.error());
+    engines = std::move(*relay);
+  } else {
+    engines = tournament::make_usi_engines(c.engines, c.game, logs);
+  }
+  tournament::Tournament t(c, std::move(openings), std::move(engines));
 
   tournament::ReportInfo info;
   info.type = c.type;

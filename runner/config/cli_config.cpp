@@ -71,6 +71,8 @@ void CliOptions::add_to(CLI::App& app, std::optional<TournamentType> type) {
   app.add_flag("--resume", resume_, "Continue the journal of an interrupted run");
   app.add_flag("--overwrite", overwrite_, "Start afresh even if the journal exists");
   app.add_flag("--quiet", quiet_, "No live status");
+  app.add_flag("--via-csa-server", via_csa_server_,
+               "Play every game through the built-in CSA server on 127.0.0.1 (engines driven by the CSA client)");
   app.add_flag("--json", json_, "Final summary as JSON on stdout");
   app.add_option("--status-interval", status_interval_, "Seconds between status lines when not on a terminal")
       ->type_name("S");
@@ -178,6 +180,7 @@ Config CliOptions::build() const {
   // On the command line either one wins over the file's setting of the other.
   if (resume_) c.resume = true, c.overwrite = false;
   if (overwrite_) c.overwrite = true, c.resume = false;
+  if (via_csa_server_) c.via_csa_server = true;
   if (quiet_) c.quiet = true;
   if (json_) c.json = true;
   if (!status_interval_.empty())

@@ -33,7 +33,7 @@ class CliOptions {
   std::vector<std::string> each_, openings_, resign_, draw_, sprt_;
   std::string rounds_, games_, concurrency_, position_, max_plies_, margin_ms_, stall_ms_, entering_king_, out_,
       journal_, kifu_, engine_logs_, io_logs_, restart_, replay_, max_replays_, status_interval_, event_;
-  bool pair_ = false, resume_ = false, overwrite_ = false, quiet_ = false, json_ = false;
+  bool via_csa_server_ = false, pair_ = false, resume_ = false, overwrite_ = false, quiet_ = false, json_ = false;
 };
 
 }  // namespace arena::config

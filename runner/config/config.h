@@ -102,6 +102,10 @@ struct Config {
   bool json = false;                // the final summary as JSON on stdout; status goes to stderr
   int status_interval_s = 10;       // how often a status line is printed when stdout is not a terminal
   stats::SprtConfig sprt;
+  // Play every game through this project's CSA server on 127.0.0.1, each engine driven by the CSA client, instead
+  // of directly over USI: the client and the server are then exercised by real games. Needs one clock of whole
+  // seconds shared by both engines (a CSA game name carries it), and no pondering.
+  bool via_csa_server = false;
 };
 
 // The number of hardware threads (at least 1): the default concurrency.

@@ -97,6 +97,8 @@ class Reader {
         c.status_interval_s = int(integer(v, path, 1, 86400));
       } else if (key == "sprt") {
         sprt(v, path);
+      } else if (key == "via_csa_server") {
+        c.via_csa_server = boolean(v, path);
       }
     });
   }
@@ -106,7 +108,8 @@ class Reader {
     static const std::vector<std::string> keys = {
         "tournament",  "event",    "rounds",    "games",        "pair",   "concurrency",       "engines",
         "each",        "openings", "game",      "adjudication", "output", "restart",           "replay_broken_pairs",
-        "max_replays", "resume",   "overwrite", "quiet",        "json",   "status_interval_s", "sprt"};
+        "max_replays", "resume",   "overwrite", "quiet",        "json",   "status_interval_s", "sprt",
+        "via_csa_server"};
     return keys;
   }
 

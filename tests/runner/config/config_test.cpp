@@ -364,3 +364,17 @@ TEST_CASE("defaults") {
   CHECK(p.concurrency == 1);
   CHECK_FALSE(p.pair);
 }
+
+TEST_CASE("via_csa_server: off by default, on from YAML or --via-csa-server, and a bad value names the line") {
+  Config c = parse_cli({"--engine", "cmd=sh", "name=a", "tc=1", "--engine", "cmd=sh", "name=b", "tc=1"},
+                       TournamentType::Gauntlet);
+  CHECK_FALSE(c.via_csa_server);
+  Config v = parse_cli({"--via-csa-server", "--engine", "cmd=sh", "name=a", "tc=1", "--engine", "cmd=sh", "name=b",
+                        "tc=1"},
+                       TournamentType::Gauntlet);
+  CHECK(v.via_csa_server);
+  CHECK(from_yaml("via_csa_server: true\n").config.via_csa_server);
+  const std::string e = error_of([] { from_yaml("games: 2\nvia_csa_server: maybe\n"); });
+  CHECK(e.find("test.yaml:2") != std::string::npos);
+  CHECK(e.find("via_csa_server") != std::string::npos);
+}

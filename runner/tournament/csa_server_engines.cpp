@@ -1,0 +1,257 @@
+#include "tournament/csa_server_engines.h"
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "csa/client_connection.h"
+#include "csa/client_engine.h"
+#include "csa/client_game.h"
+#include "csa/client_link.h"
+#include "csa/client_log.h"
+#include "csa/csa_message.h"
+#include "csa/server.h"
+
+namespace arena::tournament {
+
+namespace {
+
+using csa::SteadyClock;
+using namespace std::chrono_literals;
+
+// The server and the start positions of the games being set up, shared by every worker.
+class Relay {
+ public:
+  explicit Relay(csa::CsaServerConfig config) : server_([&] {
+    config.position_for = [this](const std::string& name) { return position_for(name); };
+    return config;
+  }()) {}
+
+  std::expected<void, std::string> start() { return server_.start(); }
+  uint16_t port() const { return server_.port(); }
+
+  // A fresh game name with `clock` ("600-10"), whose Position block will be `start_position`.
+  std::string add_game(const std::string& clock, const std::string& start_position) {
+    std::lock_guard lock(mutex_);
+    std::string name = "arena" + std::to_string(++counter_) + "-" + clock;
+    positions_[name] = start_position;
+    return name;
+  }
+  void remove_game(const std::string& name) {
+    std::lock_guard lock(mutex_);
+    positions_.erase(name);
+  }
+
+ private:
+  std::optional<std::string> position_for(const std::string& name) {
+    std::lock_guard lock(mutex_);
+    auto it = positions_.find(name);
+    if (it == positions_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  std::mutex mutex_;
+  std::map<std::string, std::string> positions_;
+  int64_t counter_ = 0;
+  csa::CsaServer server_;  // last: stopped (joined) before the map it reads goes away
+};
+
+// Waits for the line answering LOGIN, then for the Game_Summary. Gives up when `abort` is set (the other side
+// failed) or after a generous deadline, so that one side's failure never leaves the other waiting for ever.
+std::expected<void, std::string> login_and_wait(csa::ClientConnection& conn, const std::string& user,
+                                                const std::string& password, const std::atomic<bool>& abort,
+                                                const std::atomic<bool>* interrupt) {
+  conn.send("LOGIN " + user + " " + password);
+  bool logged_in = false;
+  const auto deadline = SteadyClock::now() + 60s;
+  while (SteadyClock::now() < deadline) {
+    if (abort.load() || (interrupt && interrupt->load())) return std::unexpected("abandoned before the game began");
+    csa::LinkEvent e = conn.receive(SteadyClock::now() + 50ms);
+    if (e.kind == csa::LinkEvent::Kind::Closed) return std::unexpected("the server closed the connection: " + e.text);
+    if (e.kind != csa::LinkEvent::Kind::Line) continue;
+    if (!logged_in) {
+      auto msg = csa::parse_server_line(e.text);
+      if (msg && msg->kind == csa::MessageKind::LoginOk) logged_in = true;
+      else if (msg && msg->kind == csa::MessageKind::LoginIncorrect) return std::unexpected("LOGIN refused: " + e.text);
+      continue;
+    }
+    if (e.text == "BEGIN Game_Summary") return {};
+  }
+  return std::unexpected(logged_in ? "no Game_Summary within 60 s" : "no answer to LOGIN within 60 s");
+}
+
+class CsaServerEngines final : public WorkerEngines {
+ public:
+  CsaServerEngines(std::shared_ptr<Relay> relay, const std::vector<game::EngineConfig>& engines,
+                   const game::GameOptions& options, const EngineLogs& logs, CsaRelaySettings settings, int worker)
+      : relay_(std::move(relay)), configs_(engines), options_(options), settings_(settings), worker_(worker) {
+    for (size_t i = 0; i < configs_.size(); ++i) {
+      logs_.push_back(std::make_unique<csa::ProtocolLog>());
+      if (logs.dir.empty()) continue;
+      const std::string base = logs.dir + "/" + safe_file_name(configs_[i].name) + "-w" + std::to_string(worker + 1);
+      if (logs.stderr_log) configs_[i].stderr_log = base + ".stderr";
+      // The CSA lines both ways and the engine's USI lines, in one timestamped file per engine and worker.
+      if (logs.io_log) logs_.back()->open(base + ".csa.log", nullptr);
+    }
+    engines_.resize(configs_.size());
+    failed_.assign(configs_.size(), 0);
+  }
+  ~CsaServerEngines() override {
+    for (size_t i = 0; i < engines_.size(); ++i) release(int(i));
+  }
+
+  std::expected<void, std::string> prepare(int engine) override {
+    auto& e = engines_[size_t(engine)];
+    if (e && e->running()) return {};
+    if (!e) e = std::make_unique<csa::ClientEngine>(configs_[size_t(engine)], logs_[size_t(engine)].get());
+    return e->start();
+  }
+
+  PlayedGame play(int black, int white, const std::string& start_position,
+                  const std::atomic<bool>* interrupt) override {
+    const game::TimeControl& tc = configs_[size_t(black)].time_control;
+    const std::string name = relay_->add_game(*csa_game_clock(tc), start_position);
+    std::atomic<bool> abort{false};
+    csa::CsaGameReport reports[shogi::COLOR_NB];
+    std::thread white_side([&] { reports[shogi::WHITE] = play_side(white, shogi::WHITE, name, abort, interrupt); });
+    reports[shogi::BLACK] = play_side(black, shogi::BLACK, name, abort, interrupt);
+    white_side.join();
+    relay_->remove_game(name);
+    return merge(reports, black, white, tc, interrupt);
+  }
+
+  bool alive(int engine) override {
+    const auto& e = engines_[size_t(engine)];
+    return e && e->running() && !failed_[size_t(engine)];
+  }
+
+  void release(int engine) override {
+    auto& e = engines_[size_t(engine)];
+    failed_[size_t(engine)] = 0;
+    if (!e) return;
+    e->stop();
+    e.reset();
+  }
+
+ private:
+  csa::CsaGameReport play_side(int engine, shogi::Color color, const std::string& game_name,
+                               std::atomic<bool>& abort, const std::atomic<bool>* interrupt) {
+    csa::CsaGameReport report;
+    auto give_up = [&](const std::string& why) {
+      abort = true;
+      report.status = csa::GameStatus::ConnectionLost;
+      report.detail = why;
+      return std::move(report);
+    };
+    auto link = csa::connect_tcp({"127.0.0.1", relay_->port(), std::chrono::milliseconds(5000), false});
+    if (!link) return give_up(link.error());
+    csa::ProtocolLog& log = *logs_[size_t(engine)];
+    csa::ClientConnection conn(std::move(*link), log, std::chrono::seconds(40));
+    // Login names are unique per worker, engine and colour: shogi-server refuses a name that is logged in.
+    const std::string user = "e" + std::to_string(engine) + "w" + std::to_string(worker_) +
+                             (color == shogi::BLACK ? "b" : "w");
+    auto ready = login_and_wait(conn, user, game_name + (color == shogi::BLACK ? "-B" : "-W"), abort, interrupt);
+    if (!ready) return give_up(ready.error());
+    csa::GameSettings settings;
+    settings.margin_ms = settings_.margin_ms;
+    // On Ctrl-C the side to move resigns at once; the game is then reported Interrupted, not scored.
+    settings.resign_on_stop = true;
+    report = csa::play_csa_game(conn, *engines_[size_t(engine)], settings, log, interrupt);
+    if (report.engine_failed) failed_[size_t(engine)] = 1;  // the two sides' threads touch different engines
+    if (!report.started) abort = true;
+    conn.close();
+    return report;
+  }
+
+  PlayedGame merge(csa::CsaGameReport (&reports)[shogi::COLOR_NB], int black, int white, const game::TimeControl& tc,
+                   const std::atomic<bool>* interrupt) const {
+    csa::CsaGameReport& b = reports[shogi::BLACK];
+    csa::CsaGameReport& w = reports[shogi::WHITE];
+    PlayedGame game = b.started ? b.record : w.record;
+    game.event = options_.event;
+    game.names[shogi::BLACK] = configs_[size_t(black)].name;
+    game.names[shogi::WHITE] = configs_[size_t(white)].name;
+    game.time_control = tc.to_string();
+    if (game.start_sfen.empty()) game.start_sfen = std::string(shogi::START_SFEN);
+    // Each client knows its own engine's search info: take white's moves' info from white's record.
+    if (b.started && w.started && w.record.moves.size() == game.moves.size()) {
+      for (size_t i = 0; i < game.moves.size(); ++i)
+        if (!w.record.moves[i].info.pv.empty() || w.record.moves[i].info.depth) {
+          if (game.moves[i].info.pv.empty() && !game.moves[i].info.depth) game.moves[i].info = w.record.moves[i].info;
+        }
+    }
+    if (interrupt && interrupt->load()) {
+      game.result = {Outcome::None, Termination::Interrupted, "stopped"};
+    } else if (!b.started || !w.started || b.status == csa::GameStatus::ConnectionLost ||
+               w.status == csa::GameStatus::ConnectionLost) {
+      // A game the relay could not set up or finish is a runner-side failure: the pair may be replayed.
+      std::string why = !b.detail.empty() && (!b.started || b.status == csa::GameStatus::ConnectionLost)
+                            ? "black: " + b.detail
+                            : "white: " + w.detail;
+      game.result = {Outcome::None, Termination::Interrupted, "CSA relay: " + why};
+    } else {
+      game.result = csa::to_game_result(b.end, shogi::BLACK);
+      if (game.result.detail.empty()) game.result.detail = b.detail;
+      if (b.engine_failed || w.engine_failed) {
+        game.result.detail += b.engine_failed ? " (black's engine failed)" : " (white's engine failed)";
+      }
+    }
+    return game;
+  }
+
+  std::shared_ptr<Relay> relay_;
+  std::vector<game::EngineConfig> configs_;
+  game::GameOptions options_;
+  CsaRelaySettings settings_;
+  int worker_;
+  std::vector<std::unique_ptr<csa::ProtocolLog>> logs_;
+  std::vector<std::unique_ptr<csa::ClientEngine>> engines_;
+  std::vector<char> failed_;  // the engine failed in its last game: restart it
+};
+
+}  // namespace
+
+std::expected<std::string, std::string> csa_game_clock(const game::TimeControl& tc) {
+  if (tc.movetime_ms || tc.nodes || tc.depth)
+    return std::unexpected("a CSA server game needs a clock, not movetime, nodes or depth (got " + tc.to_string() + ")");
+  if (tc.base_ms % 1000 || tc.byoyomi_ms % 1000 || tc.increment_ms % 1000)
+    return std::unexpected("a CSA game name carries whole seconds; " + tc.to_string() + " has a fraction");
+  if (tc.byoyomi_ms > 0 && tc.increment_ms > 0)
+    return std::unexpected("a CSA game has byoyomi or an increment, not both (" + tc.to_string() + ")");
+  if (!tc.has_clock()) return std::unexpected("a CSA server game needs a clock");
+  std::string clock = std::to_string(tc.base_ms / 1000) + "-";
+  if (tc.increment_ms > 0) return clock + std::to_string(tc.increment_ms / 1000) + "F";
+  return clock + std::to_string(tc.byoyomi_ms / 1000);
+}
+
+std::expected<EngineFactory, std::string> make_csa_server_engines(std::vector<game::EngineConfig> engines,
+                                                                  game::GameOptions options, EngineLogs logs,
+                                                                  CsaRelaySettings relay_settings) {
+  if (engines.empty()) return std::unexpected("via the CSA server: no engines");
+  for (const game::EngineConfig& e : engines) {
+    auto clock = csa_game_clock(e.time_control);
+    if (!clock) return std::unexpected("via the CSA server: engine '" + e.name + "': " + clock.error());
+    if (e.time_control.to_string() != engines.front().time_control.to_string())
+      return std::unexpected("via the CSA server: both sides of a CSA game have one clock, but '" + e.name +
+                             "' has " + e.time_control.to_string() + " and '" + engines.front().name + "' " +
+                             engines.front().time_control.to_string());
+    if (e.ponder) return std::unexpected("via the CSA server: pondering is not supported (engine '" + e.name + "')");
+  }
+  csa::CsaServerConfig server;
+  server.listen_address = "127.0.0.1";
+  server.port = 0;
+  server.event = "arena";
+  server.max_moves = options.max_plies;
+  server.max_identifier = 64;
+  server.max_connections = 4096;
+  auto relay = std::make_shared<Relay>(std::move(server));
+  if (auto ok = relay->start(); !ok) return std::unexpected("via the CSA server: " + ok.error());
+  return [relay, engines = std::move(engines), options = std::move(options), logs = std::move(logs),
+          relay_settings](int worker) -> std::unique_ptr<WorkerEngines> {
+    return std::make_unique<CsaServerEngines>(relay, engines, options, logs, relay_settings, worker);
+  };
+}
+
+}  // namespace arena::tournament
