@@ -4,7 +4,7 @@
 set -euo pipefail
 seconds=${1:-20}
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
+build=$(realpath -m "${FUZZ_BUILD_DIR:-$root/build-fuzz}")
 
 if ! command -v clang++-16 >/dev/null || ! ls /usr/lib/llvm-16/lib/clang/16/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
   echo "SKIPPED: clang-16 with libclang-rt-16-dev is not installed (apt-get install clang-16 libclang-rt-16-dev)"

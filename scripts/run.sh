@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# README command 1: install what is missing, build, and run the main job.
+# README command 1: install what is missing, build the two binaries, and run the main job: the default gauntlet
+# (configs/default.yaml) — the built-in engine against itself at 10 s sudden death, with live progress, a final
+# table, and the journal and kifu (CSA and KIF) in results/default-gauntlet/. Extra arguments go to shogi-arena,
+# e.g. `bash scripts/run.sh --games 4` for a shorter run.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/install-deps.sh"
-bash "$root/scripts/build.sh" -DBUILD_TESTING=ON
-bin="${BUILD_DIR:-$root/build}/bin"
-echo "== move generator speed (perft, one thread)"
-"$bin/perft_bench"
-echo "== engine benchmark (fixed positions and depth, one thread)"
-"$bin/shogi-arena-engine" bench
+build=${BUILD_DIR:-$root/build}
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" -j"${JOBS:-2}" --target shogi-arena shogi-arena-engine
+echo "== the default gauntlet: $root/configs/default.yaml"
+# The config names ../build/bin/shogi-arena-engine; a BUILD_DIR elsewhere is passed on the command line.
+status=0
+"$build/bin/shogi-arena" run --config "$root/configs/default.yaml" --each cmd="$build/bin/shogi-arena-engine" "$@" ||
+  status=$?
+echo "== kifu and journal: $root/results/default-gauntlet/"
+exit $status

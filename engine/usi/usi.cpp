@@ -53,6 +53,10 @@ std::string format_info(const InfoFull& info) {
 }
 
 UsiLoop::UsiLoop(std::istream& in, std::ostream& out) : in_(in), out_(out) {
+  // std::cin is tied to std::cout: every read would flush the output from this thread, without print()'s lock,
+  // while a search thread prints its bestmove. Two unsynchronised flushes of one buffer can write the same line
+  // twice, and the GUI then takes the stale duplicate as the answer to its next `go`. print() flushes anyway.
+  in_.tie(nullptr);
   add_options();
   SearchCallbacks cb;
   cb.on_info = [this](const InfoFull& info) { print(format_info(info)); };

@@ -261,3 +261,14 @@ TEST_CASE("tt stats: on a fixed search the counts behave as the design predicts"
   session.send("tt stats");
   CHECK(session.text().find("info string tt stats entries ") != std::string::npos);
 }
+
+TEST_CASE("usi: the input stream is untied from the output, so reading never flushes it behind print()'s lock") {
+  // Regression: std::cin is tied to std::cout. The protocol thread's getline flushed std::cout while the search
+  // thread printed its bestmove under the output lock; the racing flushes wrote that bestmove twice, and the
+  // runner took the duplicate as the answer to its next `go` (an illegal move in most games at 10 s).
+  std::istringstream in;
+  std::ostringstream out;
+  in.tie(&out);
+  shogi::usi::UsiLoop loop(in, out);
+  CHECK(in.tie() == nullptr);
+}

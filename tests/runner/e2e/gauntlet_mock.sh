@@ -28,6 +28,19 @@ for p in a-b a-c; do
   penta=$(printf '%s' "$entry" | grep -o '"pentanomial":\[[0-9,]*\]' | grep -o '[0-9,]*' | tr ',' '+')
   [ "$games" = 50 ] && [ $((w + l + d)) = 50 ] && [ $((penta)) = 25 ] ||
     fail "pairing $p: games $games, W $w L $l D $d, pairs $((penta))"
+  # The split itself, counted independently from the journal's lines (the first engine's view).
+  jw=0 jl=0 jd=0
+  while IFS= read -r line; do
+    b=$(printf '%s' "$line" | grep -o '"black":"[^"]*"' | cut -d'"' -f4)
+    wh=$(printf '%s' "$line" | grep -o '"white":"[^"]*"' | cut -d'"' -f4)
+    r=$(printf '%s' "$line" | grep -o '"result":"[^"]*"' | cut -d'"' -f4)
+    [ "$b $wh" = "$first $second" ] || [ "$b $wh" = "$second $first" ] || continue
+    if [ "$r" = draw ]; then jd=$((jd + 1))
+    elif { [ "$r" = black ] && [ "$b" = "$first" ]; } || { [ "$r" = white ] && [ "$wh" = "$first" ]; }; then jw=$((jw + 1))
+    else jl=$((jl + 1)); fi
+  done < <(grep '^{"game":' "$journal")
+  [ "$jw $jl $jd" = "$w $l $d" ] || fail "pairing $p: the summary says +$w -$l =$d, the journal +$jw -$jl =$jd"
+  [ $((w + l)) -gt 0 ] || fail "pairing $p: no decisive game at all (random movers should mate each other)"
 done
 pass "100 games, 2 pairings of 50, 25 pairs each"
 

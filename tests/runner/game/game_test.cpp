@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdio>
+
 #include <thread>
 
 #include "game/game.h"
@@ -624,6 +626,34 @@ TEST_CASE("ponder: a wrong prediction is stopped and discarded, then a normal se
   }
   CHECK(misses >= 1);
   CHECK(misses + hits == 4);
+  m.close();
+}
+
+TEST_CASE("ponder: after a miss, the pondering time is not charged to the ponderer and the opponent's is") {
+  EngineConfig black = mock("b", {"--with-ponder"}, "30+0");
+  black.ponder = true;
+  // White thinks 400 ms per move (while black ponders) and plays seeded random moves: black's predictions miss.
+  Match m(black, mock("w", {"--random", "--seed", "11", "--think-ms", "400"}, "30+0"));
+  GameOptions o = fast_options();
+  o.max_plies = 9;
+  PlayedGame g = m.play(o);
+  CHECK(g.result.termination == Termination::MaxMoves);
+  auto sent = logged(m.black().config().io_log, '>');
+  int checked = 0;
+  int white_moves_before = 0;
+  for (size_t i = 0; i + 3 < sent.size(); ++i) {
+    if (sent[i].rfind("go ponder ", 0) != 0) continue;
+    ++white_moves_before;  // each ponder spans one white move
+    if (sent[i + 1] != "stop") continue;
+    long btime = -1, wtime = -1;
+    REQUIRE(std::sscanf(sent[i + 3].c_str(), "go btime %ld wtime %ld", &btime, &wtime) == 2);
+    // Black has used only its own instant searches; charging the ~400 ms ponder would take btime below 29600.
+    CHECK(btime > 29800);
+    // White's 400 ms per move are on its clock.
+    CHECK(wtime <= 30000 - 400 * white_moves_before + 50);
+    ++checked;
+  }
+  CHECK(checked >= 1);
   m.close();
 }
 
