@@ -1,5 +1,7 @@
 #include "csa/server.h"
 
+#include "csa/client_command.h"
+
 #include <algorithm>
 #include <array>
 #include <boost/asio.hpp>
@@ -266,6 +268,11 @@ class Session : public Connection, public std::enable_shared_from_this<Session> 
     tokens_ -= 1;
     if (cfg.log_traffic) traffic('<', line);
     bool ok = server_.lobby->on_line(id_, line, now);
+    // An accepted move is paced by the game (one per turn, after the opponent's): it gives its token back, so an
+    // instant-move engine playing game after game is never taken for a flooder. Out-of-turn or illegal moves end
+    // the game, so they cannot be repeated to get round the limit.
+    if (ok && parse_client_command(line).kind == ClientCommandKind::Move)
+      tokens_ = std::min<double>(cfg.max_line_burst, tokens_ + 1);
     errors_in_row_ = ok ? 0 : errors_in_row_ + 1;
     if (errors_in_row_ >= cfg.max_consecutive_errors)
       drop(std::to_string(errors_in_row_) + " erroneous lines in a row");

@@ -3,8 +3,12 @@
 // its timeout, the x1 commands, keep-alives, and clients that flood or send garbage while a game goes on.
 #include <doctest/doctest.h>
 
+#include <deque>
 #include <thread>
 
+#include "rules/movegen.h"
+#include "rules/notation.h"
+#include "rules/position.h"
 #include "server_fixture.h"
 
 using namespace csa_test;
@@ -406,6 +410,42 @@ TEST_CASE("garbage, over-long lines, floods and error streams are dropped while 
   CHECK(log.find("a line longer than 1024 bytes") != std::string::npos);
   CHECK(log.find("lines per second") != std::string::npos);
   CHECK(log.find("erroneous lines in a row") != std::string::npos);
+}
+
+TEST_CASE("a fast player's legal moves are not a flood: the game paces them, so they cost no line budget") {
+  // Regression: instant-move engines in x1 mode were dropped as flooders in their fourth 256-ply game, because
+  // every move line spent the same budget as garbage does.
+  TestServer s([](CsaServerConfig& c) {
+    c.max_line_burst = 20;
+    c.max_lines_per_second = 5;
+  });
+  Pair p = start_game(s.port(), "fast-600-0");
+  // 100 plies of seeded random legal moves, sent as fast as the echoes come: 50 lines a player in well under a
+  // second, far over a 20-line burst at 5 lines/s.
+  shogi::Position pos;
+  std::deque<shogi::StateInfo> states(1);
+  REQUIRE(pos.set(std::string(shogi::START_SFEN), &states.back()));
+  std::vector<std::string> moves;
+  uint64_t seed = 12345;
+  for (int ply = 0; ply < 100; ++ply) {
+    shogi::MoveList<shogi::LEGAL> legal(pos);
+    if (legal.size() == 0) break;
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    const shogi::Move m = legal.begin()[(seed >> 33) % legal.size()].move;
+    moves.push_back(shogi::to_csa(m));
+    states.emplace_back();
+    pos.do_move(m, states.back());
+  }
+  REQUIRE(moves.size() >= 60);
+  play(p, moves);
+  auto& loser = moves.size() % 2 == 0 ? p.black : p.white;
+  loser->send_line("%TORYO");
+  CHECK(loser->read_until("#LOSE") == Lines{"%TORYO", "#RESIGN", "#LOSE"});
+  REQUIRE(s.server().wait_for_finished_games(1, 5s));
+  const auto game = s.server().finished_games()[0];
+  CHECK(game.end_type == "toryo");
+  CHECK(game.moves.size() == moves.size());
+  CHECK(s.log().find("lines per second") == std::string::npos);
 }
 
 TEST_CASE("the connection limit") {
