@@ -81,17 +81,6 @@ grep -q "listening" "$TMP/srv/serve.out" || fail "no listening line"
 pass "SIGINT stops the server (exit 0)"
 
 # --- 3. Command-line mistakes: one line, exit code 2 -------------------------------------------------------------
-expect_error() {  # expect_error PATTERN ARGS...
-  local pattern=$1
-  shift
-  set +e
-  "$ARENA" "$@" >"$TMP/err.out" 2>"$TMP/err.log"
-  local rc=$?
-  set -e
-  [ $rc = 2 ] || fail "'$*' exited with $rc, expected 2 ($(cat "$TMP/err.log"))"
-  [ "$(wc -l <"$TMP/err.log")" = 1 ] || fail "'$*' printed more than one line: $(cat "$TMP/err.log")"
-  grep -q -- "$pattern" "$TMP/err.log" || fail "'$*': expected '$pattern' in: $(cat "$TMP/err.log")"
-}
 expect_error "expected a port" serve --listen 127.0.0.1:99999
 expect_error "IPv6" serve --listen ::1:4081
 expect_error "unknown key 'server.hots'" csa --user u --game g-1-1 --set server.hots=x

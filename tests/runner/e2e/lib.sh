@@ -65,3 +65,16 @@ wait_lines() {
   done
   fail "the journal did not reach $2 games in $3 s"
 }
+
+# expect_error PATTERN ARGS...: shogi-arena ARGS must fail with exit code 2 and one line on stderr matching PATTERN.
+expect_error() {
+  local pattern=$1
+  shift
+  set +e
+  "$ARENA" "$@" >"$TMP/err.out" 2>"$TMP/err.log"
+  local rc=$?
+  set -e
+  [ $rc = 2 ] || fail "'$*' exited with $rc, expected 2 ($(cat "$TMP/err.log"))"
+  [ "$(wc -l <"$TMP/err.log")" = 1 ] || fail "'$*' printed more than one line: $(cat "$TMP/err.log")"
+  grep -q -- "$pattern" "$TMP/err.log" || fail "'$*': expected '$pattern' in: $(cat "$TMP/err.log")"
+}

@@ -20,16 +20,6 @@ for f in "$TMP"/via/games/*.csa; do
 done
 pass "8 games via the CSA server, journaled once each, records written"
 
-expect_error() {  # expect_error PATTERN ARGS...
-  local pattern=$1
-  shift
-  set +e
-  "$ARENA" "$@" >"$TMP/err.out" 2>"$TMP/err.log"
-  local rc=$?
-  set -e
-  [ $rc = 2 ] || fail "'$*' exited with $rc, expected 2 ($(cat "$TMP/err.log"))"
-  grep -q -- "$pattern" "$TMP/err.log" || fail "'$*': expected '$pattern' in: $(cat "$TMP/err.log")"
-}
 # shellcheck disable=SC2046
 expect_error "whole seconds" gauntlet --via-csa-server --engine $(mock a) --engine $(mock b) --each tc=1+0.1 \
   --out "$TMP/e1"
