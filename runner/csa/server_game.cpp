@@ -139,18 +139,25 @@ std::string ServerGame::summary(Color recipient) const {
   out += "Name-:" + s.names[WHITE] + "\n";
   out += std::string("Your_Turn:") + sign(recipient) + "\n";
   out += "Rematch_On_Draw:NO\n";
-  out += std::string("To_Move:") + sign(record_.position().side_to_move()) + "\n";
+  out += to_move_and_clock_lines();
+  out += "END Time\nBEGIN Position\n";
+  out += start_board_;
+  for (const ServerMove& m : moves_)
+    if (m.initial) out += m.csa + ",T1\n";
+  out += "END Position\nEND Game_Summary\n";
+  return out;
+}
+
+// The lines from To_Move to Least_Time_Per_Move that the Game_Summary and %%SHOW share.
+std::string ServerGame::to_move_and_clock_lines() const {
+  const GameSetup& s = setup_;
+  std::string out = std::string("To_Move:") + sign(record_.position().side_to_move()) + "\n";
   out += "Max_Moves:" + std::to_string(s.max_moves) + "\n";
   out += "BEGIN Time\nTime_Unit:1sec\n";
   out += "Total_Time:" + std::to_string(s.total_s) + "\n";
   out += "Byoyomi:" + std::to_string(s.byoyomi_s) + "\n";
   out += "Increment:" + std::to_string(s.increment_s) + "\n";
   out += "Least_Time_Per_Move:" + std::to_string(s.least_time_per_move_s) + "\n";
-  out += "END Time\nBEGIN Position\n";
-  out += start_board_;
-  for (const ServerMove& m : moves_)
-    if (m.initial) out += m.csa + ",T1\n";
-  out += "END Position\nEND Game_Summary\n";
   return out;
 }
 
@@ -163,13 +170,7 @@ std::string ServerGame::show() const {
   out += "Name+:" + s.names[BLACK] + "\n";
   out += "Name-:" + s.names[WHITE] + "\n";
   out += "Rematch_On_Draw:NO\n";
-  out += std::string("To_Move:") + sign(record_.position().side_to_move()) + "\n";
-  out += "Max_Moves:" + std::to_string(s.max_moves) + "\n";
-  out += "BEGIN Time\nTime_Unit:1sec\n";
-  out += "Total_Time:" + std::to_string(s.total_s) + "\n";
-  out += "Byoyomi:" + std::to_string(s.byoyomi_s) + "\n";
-  out += "Increment:" + std::to_string(s.increment_s) + "\n";
-  out += "Least_Time_Per_Move:" + std::to_string(s.least_time_per_move_s) + "\n";
+  out += to_move_and_clock_lines();
   out += "Remaining_Time+:" + std::to_string(clock_.remaining_ms(BLACK) / 1000) + "\n";
   out += "Remaining_Time-:" + std::to_string(clock_.remaining_ms(WHITE) / 1000) + "\n";
   out += "Last_Move:" + last_move_ + "\n";

@@ -132,6 +132,7 @@ class ServerGame {
   const std::string& illegal_line() const { return illegal_line_; }
 
  private:
+  std::string to_move_and_clock_lines() const;
   ServerGame() = default;
   void play_turn(const ClientCommand& cmd, SteadyTime now, Outbox& out);
   void play_deferred(Outbox& out);

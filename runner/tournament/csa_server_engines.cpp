@@ -178,9 +178,7 @@ class CsaServerEngines final : public WorkerEngines {
     // Each client knows its own engine's search info: take white's moves' info from white's record.
     if (b.started && w.started && w.record.moves.size() == game.moves.size()) {
       for (size_t i = 0; i < game.moves.size(); ++i)
-        if (!w.record.moves[i].info.pv.empty() || w.record.moves[i].info.depth) {
-          if (game.moves[i].info.pv.empty() && !game.moves[i].info.depth) game.moves[i].info = w.record.moves[i].info;
-        }
+        if (game.moves[i].info.pv.empty() && !game.moves[i].info.depth) game.moves[i].info = w.record.moves[i].info;
     }
     if (interrupt && interrupt->load()) {
       game.result = {Outcome::None, Termination::Interrupted, "stopped"};
