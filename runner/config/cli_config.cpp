@@ -26,7 +26,8 @@ void CliOptions::add_to(CLI::App& app, std::optional<TournamentType> type) {
       ->type_name("FILE");
   app.add_option("--engine", engines_,
                  "An engine: cmd=PATH [name=NAME] [option.NAME=VALUE ...] [tc=10+0.1] [ponder] [args=\"...\"] "
-                 "[dir=DIR] [startup_timeout_ms=MS]; repeat for each engine")
+                 "[dir=DIR] [send_inc=false] [swap_btime_wtime=true] "
+                 "[startup_timeout_ms=MS]; repeat for each engine")
       ->expected(1, 1000)
       ->type_name("KEY=VALUE ...");
   app.add_option("--each", each_, "Settings for every engine, same keys as --engine")

@@ -32,6 +32,8 @@ EngineSettings merge(const EngineSettings& base, const EngineSettings& over) {
   if (over.dir) r.dir = over.dir;
   if (over.tc) r.tc = over.tc;
   if (over.ponder) r.ponder = over.ponder;
+  if (over.send_inc) r.send_inc = over.send_inc;
+  if (over.swap_btime_wtime) r.swap_btime_wtime = over.swap_btime_wtime;
   if (over.startup_timeout_ms) r.startup_timeout_ms = over.startup_timeout_ms;
   for (const auto& [name, value] : over.options) {
     bool replaced = false;

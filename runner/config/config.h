@@ -55,6 +55,8 @@ struct EngineSettings {
   std::vector<std::pair<std::string, std::string>> options;  // merged by name, later places win
   std::optional<game::TimeControl> tc;
   std::optional<bool> ponder;
+  std::optional<bool> send_inc;          // game::EngineConfig::send_increments
+  std::optional<bool> swap_btime_wtime;  // game::EngineConfig::swap_btime_wtime
   std::optional<int64_t> startup_timeout_ms;
   // Where each came from ("configs/x.yaml:12:5: engines[1]" or "--engine #2"), for errors found after merging.
   // A cmd or dir containing a '/' is already absolute; a bare cmd is looked up on PATH when the config is finalized.

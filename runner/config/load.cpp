@@ -88,13 +88,18 @@ EngineSettings parse_engine_tokens(const std::vector<std::string>& tokens, const
         if (!b) bad(b.error());
         e.ponder = *b;
       }
+    } else if (key == "send_inc" || key == "swap_btime_wtime") {
+      auto b = parse_bool(value);
+      if (!b) bad(b.error());
+      (key == "send_inc" ? e.send_inc : e.swap_btime_wtime) = *b;
     } else if (key == "startup_timeout_ms") {
       auto v = parse_int(value, 1, 3600000);
       if (!v) bad(v.error());
       e.startup_timeout_ms = *v;
     } else {
       bad("unknown key '" + key +
-          "'; expected cmd=, name=, args=, arg=, dir=, option.NAME=, tc=, ponder, startup_timeout_ms=");
+          "'; expected cmd=, name=, args=, arg=, dir=, option.NAME=, tc=, ponder, send_inc=, "
+          "swap_btime_wtime=, startup_timeout_ms=");
     }
   }
   return e;
@@ -164,6 +169,8 @@ Config finalize(ConfigDraft draft, std::optional<TournamentType> command) {
     }
     ec.options = e.options;
     ec.ponder = e.ponder.value_or(false);
+    ec.send_increments = e.send_inc.value_or(true);
+    ec.swap_btime_wtime = e.swap_btime_wtime.value_or(false);
     if (e.startup_timeout_ms) ec.startup_timeout = std::chrono::milliseconds(*e.startup_timeout_ms);
     c.engines.push_back(std::move(ec));
   }

@@ -176,10 +176,10 @@ class Reader {
   }
 
   EngineSettings engine(const YAML::Node& node, const std::string& path, bool named) {
-    static const std::vector<std::string> engine_keys = {"name",    "cmd", "args",   "dir",
-                                                         "options", "tc",  "ponder", "startup_timeout_ms"};
+    static const std::vector<std::string> engine_keys = {
+        "name", "cmd", "args", "dir", "options", "tc", "ponder", "send_inc", "swap_btime_wtime", "startup_timeout_ms"};
     static const std::vector<std::string> each_keys = {
-        "cmd", "args", "dir", "options", "tc", "ponder", "startup_timeout_ms"};
+        "cmd", "args", "dir", "options", "tc", "ponder", "send_inc", "swap_btime_wtime", "startup_timeout_ms"};
     EngineSettings e;
     e.where = where(node) + ": " + path;
     for_each_key(node, path, named ? engine_keys : each_keys,
@@ -219,6 +219,10 @@ class Reader {
                      e.tc = *tc;
                    } else if (key == "ponder") {
                      e.ponder = boolean(v, p);
+                   } else if (key == "send_inc") {
+                     e.send_inc = boolean(v, p);
+                   } else if (key == "swap_btime_wtime") {
+                     e.swap_btime_wtime = boolean(v, p);
                    } else if (key == "startup_timeout_ms") {
                      e.startup_timeout_ms = integer(v, p, 1, 3600000);
                    }

@@ -126,6 +126,8 @@ std::expected<void, std::string> set_config_value(CsaClientConfig& c, std::strin
   }
   if (key == "engine.dir") return str(c.engine.working_dir);
   if (key == "engine.ponder") return boolean(c.engine.ponder);
+  if (key == "engine.send_inc") return boolean(c.engine.send_increments);
+  if (key == "engine.swap_btime_wtime") return boolean(c.engine.swap_btime_wtime);
   if (key == "engine.startup_timeout_ms") {
     int64_t ms = 0;
     if (auto ok = integer(ms, 100, 600000); !ok) return ok;

@@ -70,8 +70,8 @@ std::expected<void, std::string> validate(const CsaClientConfig& config);
 // Sets one dotted key from text ("server.port", "8000"). Keys:
 //   server.{host,port,mode,user,password,game_name,trip,turn,challenge,connect_timeout_s,keep_alive_s,
 //           reconnect_attempts,reconnect_initial_s,reconnect_max_s}
-//   engine.{name,cmd,args,dir,ponder,startup_timeout_ms,quit_grace_ms,stderr_log,io_log} and engine.options.<name>
-//   play.{games,margin_ms,restart_engine,floodgate_comments,resign_on_stop}
+//   engine.{name,cmd,args,dir,ponder,send_inc,swap_btime_wtime,startup_timeout_ms,quit_grace_ms,stderr_log,io_log} and
+//   engine.options.<name> play.{games,margin_ms,restart_engine,floodgate_comments,resign_on_stop}
 //   output.{dir,log,status_line}
 // engine.args takes a list in YAML; from text it is split on spaces. The error names the key and what was expected.
 std::expected<void, std::string> set_config_value(CsaClientConfig& config, std::string_view key,

@@ -80,6 +80,7 @@ std::expected<void, std::string> ClientEngine::start() {
   auto proc = process::EngineProcess::start(std::move(spec));
   if (!proc) return std::unexpected("engine " + who + ": " + proc.error());
   client_ = std::make_unique<usi::UsiClient>(std::move(*proc));
+  client_->set_go_quirks({.fold_increments = !config_.send_increments, .swap_sides = config_.swap_btime_wtime});
   ++starts_;
 
   auto fail = [&](const std::string& what) -> std::expected<void, std::string> {

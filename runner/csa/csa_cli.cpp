@@ -75,13 +75,14 @@ std::expected<void, std::string> apply_engine_tokens(CsaClientConfig& config, co
     std::string dotted;
     if (key.starts_with("option.")) dotted = "engine.options." + key.substr(7);
     else if (key == "args") dotted = "engine.args";
-    else if (key == "cmd" || key == "name" || key == "dir" || key == "ponder" || key == "startup_timeout_ms" ||
-             key == "quit_grace_ms" || key == "stderr_log" || key == "io_log")
+    else if (key == "cmd" || key == "name" || key == "dir" || key == "ponder" || key == "send_inc" ||
+             key == "swap_btime_wtime" || key == "startup_timeout_ms" || key == "quit_grace_ms" ||
+             key == "stderr_log" || key == "io_log")
       dotted = "engine." + key;
     else
       return Error("--engine '" + token +
-                   "': unknown key (expected cmd, name, arg, args, dir, option.NAME, ponder, startup_timeout_ms, "
-                   "quit_grace_ms, stderr_log, io_log)");
+                   "': unknown key (expected cmd, name, arg, args, dir, option.NAME, ponder, send_inc, "
+                   "swap_btime_wtime, startup_timeout_ms, quit_grace_ms, stderr_log, io_log)");
     if (auto ok = set_config_value(config, dotted, value); !ok) return Error("--engine: " + ok.error());
   }
   return {};

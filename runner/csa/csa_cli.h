@@ -33,8 +33,8 @@ namespace arena::csa {
 std::expected<std::pair<std::string, uint16_t>, std::string> parse_listen_address(const std::string& text);
 
 // Engine tokens of the tournament syntax (cmd= name= arg= args= dir= option.NAME=VALUE ponder[=bool]
-// startup_timeout_ms= quit_grace_ms= stderr_log= io_log=) applied to the client's engine. A time control is an
-// error: on a server the server sets it.
+// send_inc= swap_btime_wtime= startup_timeout_ms= quit_grace_ms= stderr_log= io_log=) applied to the client's engine. A
+// time control is an error: on a server the server sets it.
 std::expected<void, std::string> apply_engine_tokens(CsaClientConfig& config, const std::vector<std::string>& tokens);
 
 class CsaClientCli {

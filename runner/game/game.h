@@ -54,6 +54,11 @@ struct EngineConfig {
   std::vector<std::pair<std::string, std::string>> options;  // setoption name/value, in order
   TimeControl time_control;
   bool ponder = false;
+  // false for engines that reject binc/winc (gpsusi aborts on them): increments are folded into btime/wtime
+  // instead (usi::fold_increments). The clock the runner keeps is the same either way.
+  bool send_increments = true;
+  // true for engines that read btime as gote's time (Fairy-Stockfish 11.1): usi::swap_sides.
+  bool swap_btime_wtime = false;
   std::chrono::milliseconds startup_timeout{10000};  // usi -> usiok, isready -> readyok (also before each game)
   std::chrono::milliseconds quit_grace{1000};        // after `quit`, how long it may take to exit before a kill
   std::string stderr_log;           // file for the engine's stderr (appended); empty discards it

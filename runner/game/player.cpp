@@ -47,6 +47,7 @@ std::expected<void, std::string> Player::start() {
       loop_ ? process::EngineProcess::start(loop_, std::move(spec)) : process::EngineProcess::start(std::move(spec));
   if (!proc) return std::unexpected(who + ": " + proc.error());
   client_ = std::make_unique<usi::UsiClient>(std::move(*proc));
+  client_->set_go_quirks({.fold_increments = !config_.send_increments, .swap_sides = config_.swap_btime_wtime});
 
   // Leaves the client (dead, reaped) in place so its pid and log stay inspectable.
   auto fail = [&](const std::string& what) -> std::unexpected<std::string> {

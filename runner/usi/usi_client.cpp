@@ -47,6 +47,28 @@ std::string go_command(const GoParams& p) {
   return line;
 }
 
+GoParams fold_increments(GoParams p) {
+  auto fold = [](std::optional<std::int64_t>& time, std::optional<std::int64_t>& inc) {
+    if (time && inc) *time += *inc;
+    inc.reset();
+  };
+  fold(p.btime, p.binc);
+  fold(p.wtime, p.winc);
+  return p;
+}
+
+GoParams swap_sides(GoParams p) {
+  std::swap(p.btime, p.wtime);
+  std::swap(p.binc, p.winc);
+  return p;
+}
+
+GoParams apply(const GoQuirks& quirks, GoParams p) {
+  if (quirks.fold_increments) p = fold_increments(std::move(p));
+  if (quirks.swap_sides) p = swap_sides(std::move(p));
+  return p;
+}
+
 UsiClient::UsiClient(std::unique_ptr<process::EngineProcess> process) : process_(std::move(process)) {
   assert(process_);
 }
@@ -148,7 +170,7 @@ Result UsiClient::position(std::string_view line) {
 
 Result UsiClient::go(const GoParams& params) {
   assert(state_ == EngineState::Idle || state_ == EngineState::Dead);
-  Result r = send(go_command(params));
+  Result r = send(go_command(apply(go_quirks_, params)));
   // Time runs from the moment the line is in the engine's pipe.
   go_time_ = SteadyClock::now();
   if (r.ok()) state_ = params.ponder ? EngineState::Pondering : EngineState::Thinking;

@@ -66,6 +66,22 @@ struct GoParams {
 };
 // "go [ponder] [btime B wtime W] [byoyomi Y] [binc I winc I] [movetime T] [nodes N] [depth D] [infinite]"
 std::string go_command(const GoParams& params);
+// For engines that do not understand binc/winc (gpsusi aborts with "unknown option in go binc"): each side's
+// increment is added to its time and binc/winc are dropped. The mover may spend btime + binc on this move, so it
+// is told exactly what it may use now; all it loses is the knowledge that more increments will come. The
+// increment is never both in the time and sent (design.md §4). Params without an increment come back unchanged.
+GoParams fold_increments(GoParams params);
+// For engines that read btime as gote's time and wtime as sente's (Fairy-Stockfish 11.1 in USI mode, which then
+// budgets with its opponent's clock): the two sides' times and increments are exchanged, so that the engine
+// reads its own. Sent to a correct engine, this would be exactly that bug.
+GoParams swap_sides(GoParams params);
+
+// Workarounds for engines that misread `go`, applied by UsiClient::go() to every go it sends.
+struct GoQuirks {
+  bool fold_increments = false;  // fold_increments()
+  bool swap_sides = false;       // swap_sides()
+};
+GoParams apply(const GoQuirks& quirks, GoParams params);
 
 struct SearchResult {
   Status status = Status::Timeout;
@@ -104,8 +120,9 @@ class UsiClient {
   Result new_game();
   // A ready-made "position ..." line (shogi::GameRecord::usi_position_command()).
   Result position(std::string_view line);
-  // Sends go; the state becomes Thinking, or Pondering for `go ponder`.
+  // Sends go (through the GoQuirks set); the state becomes Thinking, or Pondering for `go ponder`.
   Result go(const GoParams& params);
+  void set_go_quirks(GoQuirks quirks) { go_quirks_ = quirks; }
   // Reads until `bestmove` or the absolute deadline; info lines do not move the deadline. On Timeout the state
   // is unchanged and the caller may stop and wait again.
   SearchResult wait_bestmove(Deadline deadline);
@@ -136,6 +153,7 @@ class UsiClient {
   std::vector<std::string> warnings_;
   SteadyClock::time_point go_time_{};
   SteadyClock::time_point ponderhit_time_{};
+  GoQuirks go_quirks_;
 };
 
 }  // namespace arena::usi

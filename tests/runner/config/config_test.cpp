@@ -75,6 +75,8 @@ engines:
     cmd: ./bin/beta
     tc: 0+1b
     ponder: true
+    send_inc: false
+    swap_btime_wtime: true
     startup_timeout_ms: 60000
   - name: gamma
     cmd: sh
@@ -123,6 +125,9 @@ TEST_CASE("a YAML file with every section") {
   CHECK(*d.file_engines[1].cmd == "/base/bin/beta");  // relative to the file's directory
   CHECK(d.file_engines[1].tc->byoyomi_ms == 1000);
   CHECK(*d.file_engines[1].ponder);
+  CHECK(d.file_engines[1].send_inc == false);
+  CHECK_FALSE(d.file_engines[0].send_inc.has_value());
+  CHECK(d.file_engines[1].swap_btime_wtime == true);
   CHECK(*d.file_engines[1].startup_timeout_ms == 60000);
   CHECK(d.file_each.tc->base_ms == 5000);
   CHECK(c.openings.file == "/openings/x.sfen");
@@ -263,9 +268,10 @@ TEST_CASE("finalize checks the engines") {
 }
 
 TEST_CASE("engine tokens from the command line") {
-  EngineSettings e = parse_engine_tokens({"cmd=./dev", "name=dev", "option.USI_Hash=256", "option.Eval Dir=a b",
-                                          "tc=10+0.1", "ponder", "arg=-x", "arg=--y", "startup_timeout_ms=5000"},
-                                         "--engine #1", "/work");
+  EngineSettings e =
+      parse_engine_tokens({"cmd=./dev", "name=dev", "option.USI_Hash=256", "option.Eval Dir=a b", "tc=10+0.1", "ponder",
+                           "arg=-x", "arg=--y", "startup_timeout_ms=5000", "send_inc=false", "swap_btime_wtime=yes"},
+                          "--engine #1", "/work");
   CHECK(*e.cmd == "/work/dev");
   CHECK(*e.name == "dev");
   REQUIRE(e.options.size() == 2);
@@ -275,6 +281,8 @@ TEST_CASE("engine tokens from the command line") {
   CHECK(*e.ponder);
   CHECK(*e.args == std::vector<std::string>{"-x", "--y"});
   CHECK(*e.startup_timeout_ms == 5000);
+  CHECK(e.send_inc == false);
+  CHECK(e.swap_btime_wtime == true);
 
   CHECK(error_of([] {
           parse_engine_tokens({"cmd=a", "hash=1"}, "--engine #2", "");
@@ -296,6 +304,8 @@ TEST_CASE("precedence: file each < file engine < --each < --engine") {
   SUBCASE("--each overrides the file's engines") {
     Config c = parse_cli({"--config", file, "--each", "tc=3+0", "option.B=each-cli"}, TournamentType::Gauntlet);
     REQUIRE(c.engines.size() == 2);
+    CHECK(c.engines[0].send_increments);  // the default: binc/winc are sent, btime is sente's
+    CHECK_FALSE(c.engines[0].swap_btime_wtime);
     CHECK(c.engines[0].time_control.base_ms == 3000);
     CHECK(c.engines[1].time_control.base_ms == 3000);
     CHECK(c.engines[0].options ==
@@ -305,9 +315,13 @@ TEST_CASE("precedence: file each < file engine < --each < --engine") {
   }
   SUBCASE("--engine replaces the file's engine list; the file's each still applies") {
     Config c = parse_cli({"--config", file, "--engine", "cmd=sh", "name=p", "option.A=engine-cli", "--engine", "cmd=sh",
-                          "name=q", "tc=4+0", "--rounds", "5"},
+                          "name=q", "tc=4+0", "send_inc=false", "swap_btime_wtime=true", "--rounds", "5"},
                          TournamentType::Gauntlet);
     REQUIRE(c.engines.size() == 2);
+    CHECK(c.engines[0].send_increments);
+    CHECK_FALSE(c.engines[1].send_increments);
+    CHECK_FALSE(c.engines[0].swap_btime_wtime);
+    CHECK(c.engines[1].swap_btime_wtime);
     CHECK(c.engines[0].name == "p");
     CHECK(c.engines[0].time_control.base_ms == 1000);
     CHECK(c.engines[1].time_control.base_ms == 4000);

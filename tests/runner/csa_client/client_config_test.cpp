@@ -157,6 +157,12 @@ TEST_CASE("dotted keys, as the command line sets them") {
   CHECK(c.engine.options[0].second == "60");
   CHECK(set_config_value(c, "engine.cmd", "/usr/games/gpsusi"));
   CHECK(c.engine.command == "/usr/games/gpsusi");
+  CHECK(c.engine.send_increments);
+  CHECK(set_config_value(c, "engine.send_inc", "false"));
+  CHECK_FALSE(c.engine.send_increments);
+  CHECK_FALSE(set_config_value(c, "engine.send_inc", "sometimes"));
+  CHECK(set_config_value(c, "engine.swap_btime_wtime", "true"));
+  CHECK(c.engine.swap_btime_wtime);
   CHECK(set_config_value(c, "engine.startup_timeout_ms", "60000"));
   CHECK(c.engine.startup_timeout == std::chrono::milliseconds(60000));
   CHECK_FALSE(set_config_value(c, "engine.command", "x"));  // the key is cmd, as in the tournament configs

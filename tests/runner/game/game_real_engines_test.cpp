@@ -77,12 +77,32 @@ TEST_CASE("built-in engine vs fairy-stockfish, 2+0.1") {
   EngineConfig fairy;
   fairy.command = path;
   fairy.time_control = tc("2+0.1");
-  // Its time management spends a third of a 2 s clock on one move and then flags; a larger overhead helps.
-  fairy.options = {{"Hash", "16"}, {"Threads", "1"}, {"Move Overhead", "300"}};
+  fairy.options = {{"Hash", "16"}, {"Threads", "1"}};
+  // It reads btime as gote's time: without the swap it budgets with the built-in engine's clock and flags.
+  fairy.swap_btime_wtime = true;
   fairy.io_log = temp_log("fairy");
   GameOptions o;
   o.max_plies = 120;
   play_and_check(builtin("2+0.1"), fairy, o);
+}
+
+TEST_CASE("built-in engine vs gpsshogi, Fischer 2+0.1 with the increment folded into its time") {
+  const char* path = "/usr/games/gpsusi";
+  if (!std::filesystem::exists(path)) {
+    WARN_MESSAGE(false, "skipped: " << path << " is not installed");
+    return;
+  }
+  shogi::Position::init();
+  EngineConfig gps;
+  gps.command = path;
+  gps.time_control = tc("2+0.1");
+  gps.startup_timeout = 60000ms;
+  gps.send_increments = false;  // it aborts on `go ... binc`
+  gps.io_log = temp_log("gpsusi-fischer");
+  GameOptions o;
+  o.max_plies = 24;
+  o.margin_ms = 1000;  // as above: about the game, not gpsusi's timing
+  play_and_check(builtin("2+0.1"), gps, o);
 }
 
 TEST_CASE("gpsshogi vs built-in engine, byoyomi 2 s") {

@@ -457,6 +457,41 @@ TEST_CASE("Fischer clock end to end: btime excludes the increment, which is cred
   }
 }
 
+TEST_CASE("send_increments=false: an engine that rejects binc/winc plays Fischer with the increment in its time") {
+  // gpsusi aborts on `go ... binc`; the mock does the same with reject-increment.
+  SUBCASE("told binc, it dies: a Disconnect") {
+    Match m(mock("b", {"--behavior", "reject-increment"}, "1+0.1"), mock("w", {}, "1+0.1"));
+    PlayedGame g = m.play(fast_options());
+    CHECK(g.result.termination == Termination::Disconnect);
+    CHECK(g.result.outcome == Outcome::WhiteWin);
+    m.close();
+  }
+  SUBCASE("folded, it plays on, and the runner's clock is the usual Fischer clock") {
+    EngineConfig b = mock("b", {"--behavior", "reject-increment"}, "1+0.1");
+    b.send_increments = false;
+    Match m(std::move(b), mock("w", {}, "1+0.1"));
+    GameOptions o = fast_options();
+    o.max_plies = 6;
+    PlayedGame g = m.play(o);
+    CHECK(g.result.termination == Termination::MaxMoves);
+    auto black_go = lines_starting(logged(m.black().config().io_log, '>'), "go ");
+    auto white_go = lines_starting(logged(m.white().config().io_log, '>'), "go ");
+    REQUIRE(black_go.size() == 3);
+    REQUIRE(white_go.size() == 3);
+    CHECK(black_go[0] == "go btime 1100 wtime 1100");
+    for (const std::string& line : black_go) CHECK_FALSE(contains(line, "inc"));
+    // The other engine still gets binc/winc, and the clock it reports is the runner's: the increment credited
+    // after each move, never folded in twice.
+    long long btime = go_value(white_go[0], "btime");
+    CHECK((btime == 1100 - g.moves[0].time_ms || btime == 1099 - g.moves[0].time_ms));  // ms rounding
+    CHECK(go_value(white_go[0], "wtime") == 1000);
+    CHECK(go_value(white_go[0], "binc") == 100);
+    for (size_t i = 1; i < black_go.size(); ++i)
+      CHECK(go_value(black_go[i], "btime") == go_value(white_go[i - 1], "btime") + 100);
+    m.close();
+  }
+}
+
 TEST_CASE("byoyomi end to end: main time first, byoyomi not banked") {
   SUBCASE("1+0.5b, 0.8 s per move: the first leaves 0.2 s, the second overruns 0.2 + 0.5") {
     Match m(mock("b", {"--behavior", "answer-after-delay", "--delay-ms", "800"}, "1+0.5b"), mock("w", {}, "1+0.5b"));

@@ -18,6 +18,7 @@
 //   slow-usiok          answers usi after --delay-ms
 //   ignore-stop         answers go only after --delay-ms (default never) and ignores stop
 //   late-quit-exit      exits --delay-ms after quit (and on stdin EOF)
+//   reject-increment    like normal, but dies of SIGABRT on a go with binc or winc, as gpsusi does
 // `go ponder` waits for ponderhit (then thinks --think-ms) or stop (answers at once), except as said above.
 // Each setoption is echoed as "info string option <name> = <value>", so tests can see what was sent.
 
@@ -86,23 +87,23 @@ Config parse_args(int argc, char** argv) {
     else if (a == "--name") c.name = next();
     else usage("unknown argument " + a);
   }
-  static const char* known[] = {"normal",         "crash-at-start",     "crash-on-go", "never-answer-go",
-                                "answer-after-delay", "illegal-move", "malformed-bestmove", "false-win",
-                                "resign",         "info-flood",         "slow-usiok",  "ignore-stop",
-                                "late-quit-exit"};
+  static const char* known[] = {
+      "normal",       "crash-at-start",     "crash-on-go",    "never-answer-go", "answer-after-delay",
+      "illegal-move", "malformed-bestmove", "false-win",      "resign",          "info-flood",
+      "slow-usiok",   "ignore-stop",        "late-quit-exit", "reject-increment"};
   bool ok = false;
   for (const char* k : known) ok |= c.behavior == k;
   if (!ok) usage("unknown behavior " + c.behavior);
   return c;
 }
 
-[[noreturn]] void crash() {
+[[noreturn]] void crash(int signal = SIGSEGV) {
   // A real crash (death by signal), without leaving core files behind.
   rlimit none{0, 0};
   ::setrlimit(RLIMIT_CORE, &none);
-  ::signal(SIGSEGV, SIG_DFL);
-  ::raise(SIGSEGV);
-  std::_Exit(139);
+  ::signal(signal, SIG_DFL);
+  ::raise(signal);
+  std::_Exit(128 + signal);
 }
 
 void say(const std::string& line) {
@@ -268,6 +269,11 @@ class Mock {
   void go(std::string_view args) {
     ++searches_;
     if (is("crash-on-go") && searches_ > cfg_.after) crash();
+    if (is("reject-increment") &&
+        (args.find("binc") != std::string_view::npos || args.find("winc") != std::string_view::npos)) {
+      std::fprintf(stderr, "unknown option in go binc\n");  // gpsusi's words, before its uncaught exception
+      crash(SIGABRT);
+    }
     searching_ = true;
     pondering_ = args.starts_with("ponder") || args.find(" ponder") != std::string_view::npos;
     bool infinite = args.find("infinite") != std::string_view::npos;

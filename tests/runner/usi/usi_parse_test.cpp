@@ -162,3 +162,44 @@ TEST_CASE("go lines follow USI time semantics as given") {
   inf.infinite = true;
   CHECK(go_command(inf) == "go infinite");
 }
+
+TEST_CASE("fold_increments: for engines without binc/winc, each side's time includes its increment, never both") {
+  GoParams fischer;
+  fischer.btime = 60000;
+  fischer.wtime = 59000;
+  fischer.binc = 1000;
+  fischer.winc = 500;
+  fischer.ponder = true;
+  CHECK(go_command(fold_increments(fischer)) == "go ponder btime 61000 wtime 59500");
+  // One side without an increment (different controls per side) gets nothing added.
+  fischer.winc = 0;
+  CHECK(go_command(fold_increments(fischer)) == "go ponder btime 61000 wtime 59000");
+  // Nothing to fold: unchanged.
+  GoParams byo;
+  byo.btime = 0;
+  byo.wtime = 1000;
+  byo.byoyomi = 3000;
+  CHECK(go_command(fold_increments(byo)) == "go btime 0 wtime 1000 byoyomi 3000");
+  GoParams fixed;
+  fixed.movetime = 500;
+  CHECK(go_command(fold_increments(fixed)) == "go movetime 500");
+}
+
+TEST_CASE("swap_sides and GoQuirks: for engines that read btime as gote's time") {
+  GoParams p;
+  p.btime = 9000;
+  p.wtime = 300;
+  p.binc = 100;
+  p.winc = 200;
+  CHECK(go_command(swap_sides(p)) == "go btime 300 wtime 9000 binc 200 winc 100");
+  CHECK(go_command(apply(GoQuirks{}, p)) == "go btime 9000 wtime 300 binc 100 winc 200");
+  CHECK(go_command(apply(GoQuirks{.fold_increments = true}, p)) == "go btime 9100 wtime 500");
+  CHECK(go_command(apply(GoQuirks{.swap_sides = true}, p)) == "go btime 300 wtime 9000 binc 200 winc 100");
+  // Both: each side's own increment is folded into its own time before the exchange.
+  CHECK(go_command(apply(GoQuirks{.fold_increments = true, .swap_sides = true}, p)) == "go btime 500 wtime 9100");
+  GoParams byo;
+  byo.btime = 0;
+  byo.wtime = 5000;
+  byo.byoyomi = 1000;
+  CHECK(go_command(swap_sides(byo)) == "go btime 5000 wtime 0 byoyomi 1000");
+}

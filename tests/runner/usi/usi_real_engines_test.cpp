@@ -92,3 +92,73 @@ TEST_CASE("real engines: handshake and options (skipped when not installed)") {
     CHECK(pid_gone(pid));
   }
 }
+
+// The two real engines' misreadings of `go` and the GoQuirks that work around them (README, engine keys
+// swap_btime_wtime and send_inc). If one of these checks of the bug itself fails, the installed engine has been
+// fixed: the workaround should then be dropped from the configs.
+TEST_CASE("real engines: fairy-stockfish reads btime as gote's time; swap_sides makes it use its own clock") {
+  const char* path = "/usr/games/fairy-stockfish";
+  if (!std::filesystem::exists(path)) {
+    WARN_MESSAGE(false, "skipped: " << path << " is not installed");
+    return;
+  }
+  shogi::Position::init();
+  auto m = start(path);
+  REQUIRE(m->handshake(SteadyClock::now() + 30s).ok());
+  REQUIRE(m->set_option("Hash", "16").ok());
+  REQUIRE(m->is_ready(SteadyClock::now() + 30s).ok());
+  // Sente to move with 0.2 s + 0.1 s left, gote with 20 s: it may use 0.3 s.
+  GoParams p;
+  p.btime = 200;
+  p.wtime = 20000;
+  p.binc = 100;
+  p.winc = 100;
+  auto think = [&](GoQuirks quirks) {
+    m->set_go_quirks(quirks);
+    REQUIRE(m->new_game().ok());
+    REQUIRE(m->position("position startpos moves 7g7f 3c3d 2g2f 4c4d 3i4h 8b4b 5i6h 5a6b 6h7h 6b7b").ok());
+    REQUIRE(m->go(p).ok());
+    auto best = m->wait_bestmove(SteadyClock::now() + 10s);
+    REQUIRE(best.status == Status::Ok);
+    return ms(best.elapsed());
+  };
+  double as_sent = think({});
+  double swapped = think({.swap_sides = true});
+  MESSAGE("fairy-stockfish with 0.3 s to spend: " << as_sent << " ms told btime=own, " << swapped
+                                                  << " ms with the sides swapped");
+  CHECK_MESSAGE(as_sent > 300, "fairy-stockfish now reads btime as its own: drop swap_btime_wtime from the configs");
+  CHECK(swapped < 300);
+  CHECK(m->quit(2s));
+}
+
+TEST_CASE("real engines: gpsusi aborts on binc/winc; fold_increments lets it play Fischer") {
+  const char* path = "/usr/games/gpsusi";
+  if (!std::filesystem::exists(path)) {
+    WARN_MESSAGE(false, "skipped: " << path << " is not installed");
+    return;
+  }
+  shogi::Position::init();
+  auto m = start(path);
+  REQUIRE(m->handshake(SteadyClock::now() + 60s).ok());
+  REQUIRE(m->is_ready(SteadyClock::now() + 30s).ok());
+  GoParams p;
+  p.btime = 1000;
+  p.wtime = 1000;
+  p.binc = 100;
+  p.winc = 100;
+  const std::string position = "position startpos moves 7g7f 3c3d 2g2f 4c4d 3i4h 8b4b 5i6h 5a6b 6h7h 6b7b";
+  REQUIRE(m->new_game().ok());
+  REQUIRE(m->position(position).ok());
+  m->set_go_quirks({.fold_increments = true});
+  REQUIRE(m->go(p).ok());
+  auto best = m->wait_bestmove(SteadyClock::now() + 10s);
+  REQUIRE(best.status == Status::Ok);
+  MESSAGE("gpsusi, go btime 1100 wtime 1100: " << best.bestmove.move << " after " << ms(best.elapsed()) << " ms");
+  REQUIRE(m->position(position).ok());
+  m->set_go_quirks({});
+  REQUIRE(m->go(p).ok());
+  auto dead = m->wait_bestmove(SteadyClock::now() + 10s);
+  CHECK_MESSAGE(dead.status == Status::Disconnected,
+                "gpsusi now accepts binc/winc: send_inc=false is no longer needed for it");
+  m->quit(0s);
+}
