@@ -13,7 +13,10 @@ namespace shogi {
 
 struct TimeOptions {
   Milliseconds network_delay = 20;         // margin subtracted from every deadline
-  Milliseconds network_delay2 = 40;        // margin for the hard deadline when byoyomi or an increment pays the move
+  // The margin for the hard deadline when byoyomi or an increment pays the move. With the main time gone every
+  // move runs right up to it, so it must outlast a stall of the whole machine: at 40 ms, one ~100 ms stall of
+  // this class of VM made two engines flag at once in a 1 s byoyomi self-play. 120 ms is YaneuraOu's NetworkDelay.
+  Milliseconds network_delay2 = 120;
   Milliseconds minimum_thinking_time = 20;  // never plan less than this (when the clock allows it)
   int slow_mover = 100;                    // percentage applied to the optimum time
   bool round_up_to_full_second = false;    // servers that charge whole seconds (truncated)
