@@ -50,4 +50,11 @@ int default_concurrency() {
   return n == 0 ? 1 : int(n);
 }
 
+std::string oversubscription_warning(int64_t concurrency, int hardware_threads) {
+  if (concurrency <= hardware_threads) return {};
+  return "concurrency " + std::to_string(concurrency) + " is more than this machine's " +
+         std::to_string(hardware_threads) +
+         " hardware threads: engines share cores, and a stall of the overloaded machine can cost one a game on time";
+}
+
 }  // namespace arena::config

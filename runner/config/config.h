@@ -113,4 +113,9 @@ struct Config {
 // The number of hardware threads (at least 1): the default concurrency.
 int default_concurrency();
 
+// A warning when more games run at once than the machine has hardware threads (one engine thinks at a time in a
+// game): engines then think on a fraction of a core, and every stall of an overloaded machine is charged to some
+// engine's clock, so time losses stop measuring the engines. Empty when the concurrency fits.
+std::string oversubscription_warning(int64_t concurrency, int hardware_threads);
+
 }  // namespace arena::config

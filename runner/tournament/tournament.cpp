@@ -154,6 +154,8 @@ RunResult Tournament::run(Observer& observer, const std::atomic<bool>* external_
       sprt_decided_ = true, stop_ = true;
   }
   const int workers = int(std::max<int64_t>(1, std::min<int64_t>(config_.concurrency, schedule_.pairs())));
+  if (std::string w = config::oversubscription_warning(workers, config::default_concurrency()); !w.empty())
+    observer.warning(w);
   std::vector<std::thread> threads;
   running_workers_ = workers;
   for (int i = 0; i < workers; ++i) threads.emplace_back([this, i, &observer] { worker(i, observer); });

@@ -362,6 +362,14 @@ TEST_CASE("precedence: file each < file engine < --each < --engine") {
   }
 }
 
+TEST_CASE("more games at once than hardware threads is warned about") {
+  CHECK(oversubscription_warning(2, 2).empty());
+  CHECK(oversubscription_warning(1, 8).empty());
+  const std::string w = oversubscription_warning(6, 2);
+  CHECK(w.starts_with("concurrency 6 is more than this machine's 2 hardware threads"));
+  CHECK(oversubscription_warning(default_concurrency(), default_concurrency()).empty());
+}
+
 TEST_CASE("defaults") {
   Config c = parse_cli({"--engine", "cmd=sh", "name=a", "tc=1", "--engine", "cmd=sh", "name=b", "tc=1"},
                        TournamentType::Gauntlet);
