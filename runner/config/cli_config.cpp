@@ -71,10 +71,11 @@ void CliOptions::add_to(CLI::App& app, std::optional<TournamentType> type) {
   app.add_option("--max-replays", max_replays_, "Replays per pair before a broken pair is scored")->type_name("N");
   app.add_flag("--resume", resume_, "Continue the journal of an interrupted run");
   app.add_flag("--overwrite", overwrite_, "Start afresh even if the journal exists");
-  app.add_flag("--quiet", quiet_, "No live status");
-  app.add_flag("--via-csa-server", via_csa_server_,
-               "Play every game through the built-in CSA server on 127.0.0.1 (engines driven by the CSA client)");
-  app.add_flag("--json", json_, "Final summary as JSON on stdout");
+  quiet_option_ = app.add_flag("--quiet,!--no-quiet", quiet_, "No live status");
+  via_csa_server_option_ =
+      app.add_flag("--via-csa-server,!--no-via-csa-server", via_csa_server_,
+                   "Play every game through the built-in CSA server on 127.0.0.1 (engines driven by the CSA client)");
+  json_option_ = app.add_flag("--json,!--no-json", json_, "Final summary as JSON on stdout");
   app.add_option("--status-interval", status_interval_, "Seconds between status lines when not on a terminal")
       ->type_name("S");
   app.add_option("--event", event_, "Event name for the records")->type_name("NAME");
@@ -181,9 +182,9 @@ Config CliOptions::build() const {
   // On the command line either one wins over the file's setting of the other.
   if (resume_) c.resume = true, c.overwrite = false;
   if (overwrite_) c.overwrite = true, c.resume = false;
-  if (via_csa_server_) c.via_csa_server = true;
-  if (quiet_) c.quiet = true;
-  if (json_) c.json = true;
+  if (via_csa_server_option_ && via_csa_server_option_->count()) c.via_csa_server = via_csa_server_;
+  if (quiet_option_ && quiet_option_->count()) c.quiet = quiet_;
+  if (json_option_ && json_option_->count()) c.json = json_;
   if (!status_interval_.empty())
     c.status_interval_s = int(check("--status-interval", parse_int(status_interval_, 1, 86400)));
   if (!event_.empty()) c.game.event = event_;

@@ -33,7 +33,11 @@ class CliOptions {
   std::vector<std::string> each_, openings_, resign_, draw_, sprt_;
   std::string rounds_, games_, concurrency_, position_, max_plies_, margin_ms_, stall_ms_, entering_king_, out_,
       journal_, kifu_, engine_logs_, io_logs_, restart_, replay_, max_replays_, status_interval_, event_;
-  bool via_csa_server_ = false, pair_ = false, resume_ = false, overwrite_ = false, quiet_ = false, json_ = false;
+  bool pair_ = false, resume_ = false, overwrite_ = false;
+  // Switches a YAML file may also set: each has a --no- form, and only a switch given on the command line (either
+  // form, or --switch=false) overrides the file, so the option is kept to ask whether it was given.
+  bool via_csa_server_ = false, quiet_ = false, json_ = false;
+  CLI::Option *via_csa_server_option_ = nullptr, *quiet_option_ = nullptr, *json_option_ = nullptr;
 };
 
 }  // namespace arena::config

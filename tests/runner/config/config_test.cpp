@@ -400,3 +400,22 @@ TEST_CASE("via_csa_server: off by default, on from YAML or --via-csa-server, and
   CHECK(e.find("test.yaml:2") != std::string::npos);
   CHECK(e.find("via_csa_server") != std::string::npos);
 }
+
+TEST_CASE("a switch the file turns on is turned off by its --no- form or =false; left out, the file's value stands") {
+  TempDir dir;
+  const std::string file = dir.write("on.yaml",
+                                     "via_csa_server: true\nquiet: true\njson: true\n"
+                                     "engines:\n  - {name: x, cmd: sh, tc: 1}\n  - {name: y, cmd: sh, tc: 1}\n");
+  Config kept = parse_cli({"--config", file}, TournamentType::Gauntlet);
+  CHECK(kept.via_csa_server);
+  CHECK(kept.quiet);
+  CHECK(kept.json);
+  Config off =
+      parse_cli({"--config", file, "--no-via-csa-server", "--no-quiet", "--json=false"}, TournamentType::Gauntlet);
+  CHECK_FALSE(off.via_csa_server);
+  CHECK_FALSE(off.quiet);
+  CHECK_FALSE(off.json);
+  // The last of the two forms wins, as for any repeated option.
+  Config last = parse_cli({"--config", file, "--no-quiet", "--quiet"}, TournamentType::Gauntlet);
+  CHECK(last.quiet);
+}
