@@ -12,7 +12,7 @@
 #include "csa/client_connection.h"
 #include "csa/client_engine.h"
 #include "csa/client_log.h"
-#include "csa/csa_message.h"
+#include "csa/client_login.h"
 #include "output/csa_record.h"
 #include "output/record_common.h"
 
@@ -112,34 +112,6 @@ bool sleep_unless_stopped(std::chrono::milliseconds d, const std::atomic<bool>* 
   return !(stop && stop->load());
 }
 
-enum class LoginResult { Ok, Incorrect, Lost };
-
-LoginResult login(ClientConnection& conn, const CsaClientConfig& cfg, std::string& why) {
-  conn.send("LOGIN " + cfg.user + " " + login_password(cfg));
-  auto until = Clock::now() + std::chrono::seconds(30);
-  while (true) {
-    LinkEvent e = conn.receive(until);
-    if (e.kind == LinkEvent::Kind::Closed) {
-      why = "connection closed during LOGIN: " + e.text;
-      return LoginResult::Lost;
-    }
-    if (e.kind == LinkEvent::Kind::Timeout) {
-      why = "no answer to LOGIN within 30 s";
-      return LoginResult::Lost;
-    }
-    auto msg = parse_server_line(e.text);
-    if (!msg) continue;
-    if (msg->kind == MessageKind::LoginOk) return LoginResult::Ok;
-    if (msg->kind == MessageKind::LoginIncorrect) {
-      why = "LOGIN:incorrect for user " + cfg.user;
-      // shogi-server explains in x1 mode on the next line ("username X is already connected"); take it if there.
-      LinkEvent hint = conn.receive(Clock::now() + std::chrono::milliseconds(200));
-      if (hint.kind == LinkEvent::Kind::Line && !hint.text.empty()) why += " (" + hint.text + ")";
-      return LoginResult::Incorrect;
-    }
-  }
-}
-
 void logout(ClientConnection& conn) {
   if (conn.closed()) return;
   conn.send("LOGOUT");
@@ -147,25 +119,6 @@ void logout(ClientConnection& conn) {
   while (true) {
     LinkEvent e = conn.receive(until);
     if (e.kind != LinkEvent::Kind::Line || e.text == "LOGOUT:completed") return;
-  }
-}
-
-enum class Waited { Summary, Closed, Stopped, X1Error };
-
-Waited wait_for_summary(ClientConnection& conn, const std::atomic<bool>* stop, std::string& detail) {
-  while (true) {
-    if (stop && stop->load()) return Waited::Stopped;
-    LinkEvent e = conn.receive(Clock::now() + std::chrono::milliseconds(200));
-    if (e.kind == LinkEvent::Kind::Closed) {
-      detail = e.text;
-      return Waited::Closed;
-    }
-    if (e.kind != LinkEvent::Kind::Line) continue;
-    if (e.text == "BEGIN Game_Summary" || e.text == "BEGIN Game_Summary\r") return Waited::Summary;
-    if (e.text.starts_with("##[ERROR]")) {
-      detail = e.text;
-      return Waited::X1Error;
-    }
   }
 }
 
@@ -246,13 +199,13 @@ CsaSessionReport run_csa_session(const CsaClientConfig& cfg, const LinkFactory& 
     }
     ClientConnection conn(std::move(*link), log, keep_alive);
     log.note("connected to " + where + "; logging in as " + cfg.user);
-    std::string why;
-    LoginResult lr = login(conn, cfg, why);
-    if (lr != LoginResult::Ok) {
-      last_error = why;
-      log.note(why);
-      if (lr == LoginResult::Incorrect && !ever_logged_in) {
-        give_up(why + ": check server.user and the password / game_name / trip");
+    LoginOutcome lo = login(conn, cfg.user, login_password(cfg), std::chrono::seconds(30), stopped);
+    if (lo.result == LoginResult::Stopped) break;
+    if (lo.result != LoginResult::Ok) {
+      last_error = lo.why;
+      log.note(lo.why);
+      if (lo.result == LoginResult::Incorrect && !ever_logged_in) {
+        give_up(lo.why + ": check server.user and the password / game_name / trip");
         break;
       }
       ++failures;
@@ -265,15 +218,16 @@ CsaSessionReport run_csa_session(const CsaClientConfig& cfg, const LinkFactory& 
     while (games_left() && !stopped() && rep.exit_code == 0) {
       if (cfg.mode == LoginMode::X1) conn.send(x1_game_command(cfg));
       console.status("waiting for a game on " + where);
-      std::string detail;
-      Waited w = wait_for_summary(conn, stop, detail);
-      if (w == Waited::Stopped) break;
-      if (w == Waited::Closed) {
+      // No deadline: a game on a server may be hours away (Floodgate pairs every 30 minutes).
+      SummaryWaitOutcome w = wait_for_summary(conn, Deadline::max(), stopped);
+      const std::string& detail = w.detail;
+      if (w.result == SummaryWait::Stopped) break;
+      if (w.result == SummaryWait::Closed) {
         ++failures;
         last_error = "connection lost while waiting for a game: " + detail;
         break;
       }
-      if (w == Waited::X1Error) {
+      if (w.result == SummaryWait::X1Error) {
         if (cfg.challenge && detail.find("can't find rival") != std::string::npos) {
           // Nobody waiting for this game yet: ask again a little later.
           if (!sleep_unless_stopped(cfg.reconnect_initial, stop)) break;

@@ -11,7 +11,7 @@
 #include "csa/client_game.h"
 #include "csa/client_link.h"
 #include "csa/client_log.h"
-#include "csa/csa_message.h"
+#include "csa/client_login.h"
 #include "csa/server.h"
 
 namespace arena::tournament {
@@ -58,28 +58,29 @@ class Relay {
   csa::CsaServer server_;  // last: stopped (joined) before the map it reads goes away
 };
 
-// Waits for the line answering LOGIN, then for the Game_Summary. Gives up when `abort` is set (the other side
-// failed) or after a generous deadline, so that one side's failure never leaves the other waiting for ever.
+// Logs in, then waits for the Game_Summary. Gives up when `abort` is set (the other side failed) or after a
+// generous deadline, so that one side's failure never leaves the other waiting for ever.
 std::expected<void, std::string> login_and_wait(csa::ClientConnection& conn, const std::string& user,
                                                 const std::string& password, const std::atomic<bool>& abort,
                                                 const std::atomic<bool>* interrupt) {
-  conn.send("LOGIN " + user + " " + password);
-  bool logged_in = false;
-  const auto deadline = SteadyClock::now() + 60s;
-  while (SteadyClock::now() < deadline) {
-    if (abort.load() || (interrupt && interrupt->load())) return std::unexpected("abandoned before the game began");
-    csa::LinkEvent e = conn.receive(SteadyClock::now() + 50ms);
-    if (e.kind == csa::LinkEvent::Kind::Closed) return std::unexpected("the server closed the connection: " + e.text);
-    if (e.kind != csa::LinkEvent::Kind::Line) continue;
-    if (!logged_in) {
-      auto msg = csa::parse_server_line(e.text);
-      if (msg && msg->kind == csa::MessageKind::LoginOk) logged_in = true;
-      else if (msg && msg->kind == csa::MessageKind::LoginIncorrect) return std::unexpected("LOGIN refused: " + e.text);
-      continue;
-    }
-    if (e.text == "BEGIN Game_Summary") return {};
+  auto abandoned = [&] { return abort.load() || (interrupt && interrupt->load()); };
+  csa::LoginOutcome lo = csa::login(conn, user, password, 60s, abandoned);
+  if (lo.result == csa::LoginResult::Stopped) return std::unexpected("abandoned before the game began");
+  if (lo.result != csa::LoginResult::Ok) return std::unexpected(lo.why);
+  csa::SummaryWaitOutcome w = csa::wait_for_summary(conn, SteadyClock::now() + 60s, abandoned);
+  switch (w.result) {
+    case csa::SummaryWait::Summary:
+      return {};
+    case csa::SummaryWait::Stopped:
+      return std::unexpected("abandoned before the game began");
+    case csa::SummaryWait::Closed:
+      return std::unexpected("the server closed the connection: " + w.detail);
+    case csa::SummaryWait::X1Error:
+      return std::unexpected("the server refused the game: " + w.detail);
+    case csa::SummaryWait::TimedOut:
+      break;
   }
-  return std::unexpected(logged_in ? "no Game_Summary within 60 s" : "no answer to LOGIN within 60 s");
+  return std::unexpected("no Game_Summary within 60 s");
 }
 
 class CsaServerEngines final : public WorkerEngines {
