@@ -1,6 +1,6 @@
 #pragma once
-// Helpers shared by the game tests: reaping checks, reading I/O logs, and an independent check that a played
-// game's result agrees with its record (replayed through the rules library).
+// Helpers shared by the game tests: time controls, reaping checks, reading I/O logs, and an independent check that a
+// played game's result agrees with its record (replayed through the rules library).
 
 #include <doctest/doctest.h>
 
@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <unistd.h>
@@ -21,6 +22,13 @@
 namespace game_test {
 
 inline bool pid_gone(pid_t pid) { return ::kill(pid, 0) == -1 && errno == ESRCH; }
+
+// A time control from its text ("10+0.1", "0+1b"); a typo in a test fails it with the parser's message.
+inline arena::game::TimeControl tc(std::string_view text) {
+  auto r = arena::game::parse_time_control(text);
+  REQUIRE_MESSAGE(r.has_value(), (r ? "" : r.error()));
+  return *r;
+}
 
 // A fresh path for an engine's I/O log, in a per-process directory removed at exit (kept when the environment
 // sets SHOGI_ARENA_KEEP_LOGS, for looking at a failure).

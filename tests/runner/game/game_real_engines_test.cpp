@@ -19,12 +19,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-TimeControl tc(std::string_view text) {
-  auto r = parse_time_control(text);
-  REQUIRE_MESSAGE(r.has_value(), (r ? "" : r.error()));
-  return *r;
-}
-
 EngineConfig builtin(std::string_view control) {
   EngineConfig c;
   c.command = SHOGI_ARENA_ENGINE;

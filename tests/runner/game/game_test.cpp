@@ -21,12 +21,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-TimeControl tc(std::string_view text) {
-  auto r = parse_time_control(text);
-  REQUIRE_MESSAGE(r.has_value(), (r ? "" : r.error()));
-  return *r;
-}
-
 EngineConfig mock(const std::string& name, std::vector<std::string> args, std::string_view control = "10+0") {
   EngineConfig c;
   c.name = name;

@@ -12,11 +12,13 @@
 #include "rules/notation.h"
 #include "rules/position.h"
 #include "usi/usi_client.h"
+#include "usi_checks.h"
 
 using namespace arena::usi;
 using arena::process::EngineProcess;
 using arena::process::ProcessSpec;
 using namespace std::chrono_literals;
+using namespace usi_test;
 
 namespace {
 
@@ -53,18 +55,6 @@ std::unique_ptr<Mock> ready_mock(std::vector<std::string> args) {
   REQUIRE((*m)->new_game().ok());
   REQUIRE((*m)->position("position startpos").ok());
   return m;
-}
-
-bool pid_gone(pid_t pid) { return ::kill(pid, 0) == -1 && errno == ESRCH; }
-
-double ms(SteadyClock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
-
-GoParams byoyomi(std::int64_t ms_per_move) {
-  GoParams p;
-  p.btime = 0;
-  p.wtime = 0;
-  p.byoyomi = ms_per_move;
-  return p;
 }
 
 struct RulesInit {

@@ -11,11 +11,13 @@
 #include "rules/game_end.h"
 #include "rules/position.h"
 #include "usi/usi_client.h"
+#include "usi_checks.h"
 
 using namespace arena::usi;
 using arena::process::EngineProcess;
 using arena::process::ProcessSpec;
 using namespace std::chrono_literals;
+using namespace usi_test;
 
 namespace {
 
@@ -25,18 +27,6 @@ std::unique_ptr<UsiClient> start(const std::string& executable) {
   auto p = EngineProcess::start(std::move(spec));
   REQUIRE_MESSAGE(p.has_value(), (p ? "" : p.error()));
   return std::make_unique<UsiClient>(std::move(*p));
-}
-
-bool pid_gone(pid_t pid) { return ::kill(pid, 0) == -1 && errno == ESRCH; }
-
-double ms(SteadyClock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
-
-GoParams byoyomi(std::int64_t ms_per_move) {
-  GoParams p;
-  p.btime = 0;
-  p.wtime = 0;
-  p.byoyomi = ms_per_move;
-  return p;
 }
 
 }  // namespace
