@@ -26,9 +26,8 @@ LoginOutcome login(ClientConnection& conn, const std::string& user, const std::s
       return {LoginResult::Lost, "connection closed during LOGIN as " + user + ": " + e.text};
     if (e.kind == LinkEvent::Kind::Timeout) {
       if (SteadyClock::now() < deadline) continue;
-      const std::string waited = timeout.count() % 1000 == 0 ? std::to_string(timeout.count() / 1000) + " s"
-                                                             : std::to_string(timeout.count()) + " ms";
-      return {LoginResult::Lost, "no answer to LOGIN as " + user + " within " + waited};
+      return {LoginResult::Lost,
+              "no answer to LOGIN as " + user + " within " + std::to_string(timeout.count()) + " ms"};
     }
     auto msg = parse_server_line(e.text);
     if (!msg) continue;

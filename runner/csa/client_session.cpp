@@ -220,20 +220,19 @@ CsaSessionReport run_csa_session(const CsaClientConfig& cfg, const LinkFactory& 
       console.status("waiting for a game on " + where);
       // No deadline: a game on a server may be hours away (Floodgate pairs every 30 minutes).
       SummaryWaitOutcome w = wait_for_summary(conn, Deadline::max(), stopped);
-      const std::string& detail = w.detail;
       if (w.result == SummaryWait::Stopped) break;
       if (w.result == SummaryWait::Closed) {
         ++failures;
-        last_error = "connection lost while waiting for a game: " + detail;
+        last_error = "connection lost while waiting for a game: " + w.detail;
         break;
       }
       if (w.result == SummaryWait::X1Error) {
-        if (cfg.challenge && detail.find("can't find rival") != std::string::npos) {
+        if (cfg.challenge && w.detail.find("can't find rival") != std::string::npos) {
           // Nobody waiting for this game yet: ask again a little later.
           if (!sleep_unless_stopped(cfg.reconnect_initial, stop)) break;
           continue;
         }
-        give_up("the server refused " + x1_game_command(cfg) + ": " + detail);
+        give_up("the server refused " + x1_game_command(cfg) + ": " + w.detail);
         break;
       }
 
