@@ -93,7 +93,7 @@ std::vector<std::string_view> tokens_of(std::string_view s) {
 
 }  // namespace
 
-std::expected<void, std::string> GameRecord::start(std::string_view position_text) {
+std::expected<void, std::string> GameRecord::start(std::string_view position_text, PieceLimits limits) {
   std::vector<std::string_view> tokens = tokens_of(position_text);
   size_t i = 0;
   if (i < tokens.size() && tokens[i] == "position") ++i;
@@ -120,7 +120,7 @@ std::expected<void, std::string> GameRecord::start(std::string_view position_tex
   {
     StateInfo root;
     Position scratch;
-    if (auto r = scratch.set(sfen, &root); !r) return std::unexpected(r.error());
+    if (auto r = scratch.set(sfen, &root, limits); !r) return std::unexpected(r.error());
     std::deque<StateInfo> scratch_states;
     for (size_t k = 0; k < move_texts.size(); ++k) {
       auto m = parse_usi_move(scratch, move_texts[k]);
@@ -132,7 +132,8 @@ std::expected<void, std::string> GameRecord::start(std::string_view position_tex
 
   states_.clear();
   states_.emplace_back();
-  (void)pos_.set(sfen, &states_.back());
+  (void)pos_.set(sfen, &states_.back(), limits);
+  limits_ = limits;
   start_sfen_ = pos_.sfen();
   moves_.clear();
   for (std::string_view text : move_texts) play(*parse_usi_move(pos_, text));

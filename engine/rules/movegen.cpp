@@ -13,14 +13,30 @@ inline ExtMove* add_promote(ExtMove* list, Square from, Square to, Piece pc) {
   return list;
 }
 
+// Whether a non-promotion (of a piece that could promote) gives check: directly as the unpromoted piece, or by
+// uncovering a slider, which does not depend on the promotion.
+struct NonPromotionChecks {
+  NonPromotionChecks(const Position& pos, Color us)
+      : discoverers(pos.blockers_for_king(~us) & pos.pieces(us)), their_king(pos.king_square(~us)), pos_(pos) {}
+  bool operator()(PieceType pt, Square from, Square to) const {
+    return pos_.check_squares(pt).test(to) || (discoverers.test(from) && !aligned(from, to, their_king));
+  }
+  Bitboard discoverers;
+  Square their_king;
+  const Position& pos_;
+};
+
 // Board moves of every non-king piece of colour Us to squares in `target`. `pawn_target` is separate because
-// CAPTURES takes quiet pawn promotions while QUIETS leaves them out. With All, moves that search never needs
-// (non-promotions of pawns, bishops and rooks that could promote, lance non-promotions to the second rank)
-// are included too.
+// CAPTURES takes quiet pawn promotions while QUIETS leaves them out. Non-promotions that a promotion dominates
+// (pawns, bishops and rooks that could promote, lances to the second rank) are generated only when they give
+// check, which is where they can matter (a mate that a promoted piece would spoil, e.g. by making a later pawn drop
+// mate), or with All, always. A pawn's checking non-promotion is a quiet move unless it captures: it follows
+// `target`, not `pawn_target`.
 template <Color Us, bool All>
 ExtMove* generate_piece_moves(const Position& pos, ExtMove* list, const Bitboard& target, const Bitboard& pawn_target) {
   const Bitboard occ = pos.pieces();
   const Bitboard zone = bb::PROMOTION_ZONE_BB[Us];
+  const NonPromotionChecks checks(pos, Us);
   constexpr int pawn_back = Us == BLACK ? 1 : -1;  // origin = destination + pawn_back
   constexpr Rank R1 = Us == BLACK ? RANK_1 : RANK_9;
   constexpr Rank R2 = Us == BLACK ? RANK_2 : RANK_8;
@@ -34,7 +50,7 @@ ExtMove* generate_piece_moves(const Position& pos, ExtMove* list, const Bitboard
       Square from = Square(to + pawn_back);
       if (zone.test(to)) {
         list = add_promote(list, from, to, pc);
-        if (All && rank_of(to) != R1) list = add(list, from, to, pc);
+        if (rank_of(to) != R1 && (All || (target.test(to) && checks(PAWN, from, to)))) list = add(list, from, to, pc);
       } else {
         list = add(list, from, to, pc);
       }
@@ -48,7 +64,7 @@ ExtMove* generate_piece_moves(const Position& pos, ExtMove* list, const Bitboard
       Rank r = rank_of(to);
       if (zone.test(to)) {
         list = add_promote(list, from, to, pc);
-        if (r == R3 || (All && r == R2)) list = add(list, from, to, pc);
+        if (r == R3 || (r == R2 && (All || checks(LANCE, from, to)))) list = add(list, from, to, pc);
       } else {
         list = add(list, from, to, pc);
       }
@@ -74,7 +90,7 @@ ExtMove* generate_piece_moves(const Position& pos, ExtMove* list, const Bitboard
     });
   });
 
-  // Bishops and rooks: promoting is never worse, so the non-promotion is only for All.
+  // Bishops and rooks: promoting is never worse but for mates, so the non-promotion is for All or a check.
   auto slider = [&](PieceType pt) {
     pos.pieces(Us, pt).for_each([&](Square from) {
       Piece pc = make_piece(Us, pt);
@@ -83,7 +99,7 @@ ExtMove* generate_piece_moves(const Position& pos, ExtMove* list, const Bitboard
       (att & target).for_each([&](Square to) {
         if (from_zone || zone.test(to)) {
           list = add_promote(list, from, to, pc);
-          if (All) list = add(list, from, to, pc);
+          if (All || checks(pt, from, to)) list = add(list, from, to, pc);
         } else {
           list = add(list, from, to, pc);
         }
@@ -105,6 +121,19 @@ ExtMove* generate_piece_moves(const Position& pos, ExtMove* list, const Bitboard
   pos.pieces(Us, DRAGON).for_each([&](Square from) {
     Piece pc = make_piece(Us, DRAGON);
     (dragon_attacks(from, occ) & target).for_each([&](Square to) { list = add(list, from, to, pc); });
+  });
+  return list;
+}
+
+template <Color Us>
+ExtMove* generate_pawn_nonpromotion_checks(const Position& pos, ExtMove* list, const Bitboard& target) {
+  constexpr int pawn_back = Us == BLACK ? 1 : -1;
+  constexpr Rank R1 = Us == BLACK ? RANK_1 : RANK_9;
+  const NonPromotionChecks checks(pos, Us);
+  const Piece pc = make_piece(Us, PAWN);
+  (pawn_push(Us, pos.pieces(Us, PAWN)) & target).andnot(bb::RANK_BB[R1]).for_each([&](Square to) {
+    const Square from = Square(to + pawn_back);
+    if (checks(PAWN, from, to)) list = add(list, from, to, pc);
   });
   return list;
 }
@@ -189,6 +218,8 @@ ExtMove* generate_all(const Position& pos, ExtMove* list) {
     return generate_king_moves<Us>(pos, list, enemies);
   } else if constexpr (Type == QUIETS) {
     list = generate_piece_moves<Us, All>(pos, list, empty, empty.andnot(bb::PROMOTION_ZONE_BB[Us]));
+    // The quiet pawn pushes into the zone are CAPTURES' promotions; their checking non-promotions are quiet moves.
+    if constexpr (!All) list = generate_pawn_nonpromotion_checks<Us>(pos, list, empty & bb::PROMOTION_ZONE_BB[Us]);
     list = generate_king_moves<Us>(pos, list, empty);
     return generate_drops<Us>(pos, list, empty);
   } else {  // NON_EVASIONS

@@ -16,8 +16,9 @@ enum GenType {
   QUIET_CHECKS,  // the QUIETS that give check
   EVASIONS,      // moves out of check, the side to move must be in check
   NON_EVASIONS,  // CAPTURES + QUIETS, the side to move must not be in check
-  // As above but also with the non-promotions search never needs (pawn, bishop and rook moves that could
-  // promote, lance moves to the second rank). Rules judging and perft need every legal move.
+  // The five above leave out the non-promotions that a promotion dominates (pawn, bishop and rook moves that could
+  // promote, lance moves to the second rank) unless they give check: a mate can need one. The _ALL forms have
+  // them all; rules judging, perft and the mate solver need every legal move.
   EVASIONS_ALL,
   NON_EVASIONS_ALL,
   LEGAL,  // every legal move (EVASIONS_ALL or NON_EVASIONS_ALL filtered by legal())

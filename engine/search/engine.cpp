@@ -25,10 +25,9 @@ void Engine::set_callbacks(SearchCallbacks callbacks) {
 }
 
 std::expected<void, std::string> Engine::set_position(std::string_view text) {
-  // A record cannot be moved (its states point into themselves), so validate on a scratch one first.
-  GameRecord scratch;
-  if (auto r = scratch.start(text); !r) return r;
-  return record_.start(text);
+  // Everything the rules library can represent is searchable: composed positions (perft suites, mate problems)
+  // may hold more pieces of a kind than a set has. GameRecord::start leaves the record as it was on error.
+  return record_.start(text, PieceLimits::Relaxed);
 }
 
 void Engine::ready() {
@@ -110,7 +109,7 @@ uint64_t Engine::perft(int depth, const std::function<void(Move, uint64_t)>& div
   wait_for_search_finished();
   Position pos;
   std::deque<StateInfo> states(1);
-  (void)pos.set(record_.start_sfen(), &states.back());
+  (void)pos.set(record_.start_sfen(), &states.back(), PieceLimits::Relaxed);
   for (Move m : record_.moves()) {
     states.emplace_back();
     pos.do_move(m, states.back());

@@ -49,8 +49,8 @@ void Worker::clear_history() {
 void Worker::prepare() {
   states_.clear();
   states_.emplace_back();
-  // The engine validated the position and moves before storing them.
-  (void)root_pos_.set(shared_.start_sfen, &states_.back());
+  // The engine validated the position and moves before storing them, with the relaxed piece limits.
+  (void)root_pos_.set(shared_.start_sfen, &states_.back(), PieceLimits::Relaxed);
   for (Move m : shared_.moves) {
     states_.emplace_back();
     root_pos_.do_move(m, states_.back());

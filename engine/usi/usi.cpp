@@ -43,12 +43,30 @@ std::string format_score(Value v, bool lowerbound, bool upperbound) {
 }
 
 std::string format_info(const InfoFull& info) {
-  std::string s = "info depth " + std::to_string(info.depth) + " seldepth " + std::to_string(info.sel_depth) +
-                  " multipv " + std::to_string(info.multipv) + " " +
-                  format_score(info.score, info.lowerbound, info.upperbound) + " nodes " +
-                  std::to_string(info.nodes) + " nps " + std::to_string(info.nps) + " time " +
-                  std::to_string(info.time) + " hashfull " + std::to_string(info.hashfull) + " pv";
-  for (Move m : info.pv) s += " " + to_usi(m);
+  // Appended piece by piece: a long chain of operator+ on temporaries makes GCC 12 warn (-Wrestrict, a known
+  // false positive) and copies the growing string at every step.
+  std::string s = "info depth ";
+  s.reserve(128 + 6 * info.pv.size());
+  s += std::to_string(info.depth);
+  s += " seldepth ";
+  s += std::to_string(info.sel_depth);
+  s += " multipv ";
+  s += std::to_string(info.multipv);
+  s += ' ';
+  s += format_score(info.score, info.lowerbound, info.upperbound);
+  s += " nodes ";
+  s += std::to_string(info.nodes);
+  s += " nps ";
+  s += std::to_string(info.nps);
+  s += " time ";
+  s += std::to_string(info.time);
+  s += " hashfull ";
+  s += std::to_string(info.hashfull);
+  s += " pv";
+  for (Move m : info.pv) {
+    s += ' ';
+    s += to_usi(m);
+  }
   return s;
 }
 
@@ -62,12 +80,21 @@ UsiLoop::UsiLoop(std::istream& in, std::ostream& out) : in_(in), out_(out) {
   cb.on_info = [this](const InfoFull& info) { print(format_info(info)); };
   cb.on_info_string = [this](const std::string& s) { info_string(s); };
   cb.on_bestmove = [this](Move best, Move ponder) {
-    print("bestmove " + to_usi(best) + (ponder != MOVE_NONE ? " ponder " + to_usi(ponder) : std::string()));
+    std::string line = "bestmove ";
+    line += to_usi(best);
+    if (ponder != MOVE_NONE) {
+      line += " ponder ";
+      line += to_usi(ponder);
+    }
+    print(line);
   };
   cb.on_checkmate = [this](int status, const std::vector<Move>& pv) {
     if (status == int(MateResult::Status::Mate)) {
       std::string s = "checkmate";
-      for (Move m : pv) s += " " + to_usi(m);
+      for (Move m : pv) {
+        s += ' ';
+        s += to_usi(m);
+      }
       print(s);
     } else {
       print(status == int(MateResult::Status::NoMate) ? "checkmate nomate" : "checkmate timeout");
@@ -134,13 +161,16 @@ bool UsiLoop::execute(std::string_view line) {
   const std::string& cmd = tokens[0];
 
   if (cmd == "quit") {
+    release_held_answer();
     engine_.stop();
     engine_.wait_for_search_finished();
     return false;
   }
   if (cmd == "stop") {
+    release_held_answer();
     engine_.stop();
   } else if (cmd == "ponderhit") {
+    release_held_answer();
     engine_.ponderhit();
   } else if (cmd == "usi") {
     print("id name " + std::string(ENGINE_NAME));
@@ -156,6 +186,7 @@ bool UsiLoop::execute(std::string_view line) {
   } else if (cmd == "setoption") {
     cmd_setoption(tokens);
   } else if (cmd == "usinewgame") {
+    release_held_answer();
     if (engine_.searching()) {
       engine_.stop();
       engine_.wait_for_search_finished();
@@ -165,16 +196,29 @@ bool UsiLoop::execute(std::string_view line) {
     const size_t at = line.find("position");
     std::string_view rest = line.substr(at + 8);
     while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.front()))) rest.remove_prefix(1);
-    if (auto r = engine_.set_position(rest); !r) info_string("bad position: " + r.error() + " (position unchanged)");
+    if (auto r = engine_.set_position(rest); !r) {
+      // The GUI's game goes on from a position this engine does not have: searching the previous one would answer
+      // a move that may be illegal there, so every go fails until a position is accepted.
+      position_error_ = r.error();
+      info_string("bad position: " + r.error() + " (no position: go answers resign until a valid position)");
+    } else {
+      position_error_.clear();
+    }
   } else if (cmd == "go") {
     cmd_go(tokens);
   } else if (cmd == "gameover") {
     if (tokens.size() < 2 || (tokens[1] != "win" && tokens[1] != "lose" && tokens[1] != "draw"))
       info_string("gameover expects win, lose or draw");
+    release_held_answer();
     engine_.stop();
     engine_.wait_for_search_finished();
   } else if (cmd == "d" || cmd == "sfen") {
-    info_string("sfen " + engine_.position().sfen());
+    if (!position_error_.empty())
+      info_string("no position: the last position command was refused (" + position_error_ + ")");
+    else
+      info_string("sfen " + engine_.position().sfen());
+  } else if (cmd == "eval" && !position_error_.empty()) {
+    info_string("no position: the last position command was refused (" + position_error_ + ")");
   } else if (cmd == "eval") {
     info_string("eval " + std::to_string(evaluate(engine_.position())) + " (side to move)");
   } else if (cmd == "tt" && tokens.size() > 1 && tokens[1] == "stats") {
@@ -273,15 +317,36 @@ void UsiLoop::cmd_go(const std::vector<std::string>& tokens) {
   }
 
   // A go during a search (a front-end error) first ends the old search, which answers with its bestmove.
+  release_held_answer();
   if (engine_.searching()) {
     engine_.stop();
     engine_.wait_for_search_finished();
+  }
+  if (!position_error_.empty()) {
+    answer_without_position(limits, perft_depth > 0);
+    return;
   }
   if (perft_depth > 0) {
     cmd_perft(perft_depth);
     return;
   }
   engine_.go(std::move(limits));
+}
+
+void UsiLoop::answer_without_position(const SearchLimits& limits, bool perft) {
+  info_string("go: no position to search: the last position command was refused (" + position_error_ + ")");
+  if (perft) return;  // perft is no game move: the error is the whole answer
+  const std::string answer = limits.mate_search ? "checkmate nomate" : "bestmove resign";
+  if (limits.ponder || limits.infinite)
+    held_answer_ = answer;
+  else
+    print(answer);
+}
+
+void UsiLoop::release_held_answer() {
+  if (held_answer_.empty()) return;
+  print(held_answer_);
+  held_answer_.clear();
 }
 
 void UsiLoop::cmd_perft(int depth) {

@@ -34,12 +34,21 @@ class UsiLoop {
   void cmd_setoption(const std::vector<std::string>& tokens);
   void cmd_go(const std::vector<std::string>& tokens);
   void cmd_perft(int depth);
+  // A go after a refused `position`: the GUI's position is unknown, so nothing is searched. The answer is an info
+  // string and `bestmove resign` (`checkmate nomate` for go mate), held back until stop or ponderhit when the go
+  // was ponder or infinite, as USI requires of every bestmove.
+  void answer_without_position(const SearchLimits& limits, bool perft);
+  void release_held_answer();
 
   std::istream& in_;
   std::ostream& out_;
   std::mutex out_mutex_;
   Engine engine_;
   OptionsMap options_;
+  // Why the last `position` was refused; empty while the engine holds the position the GUI sent.
+  std::string position_error_;
+  // The answer to a ponder or infinite go on a refused position, printed at stop or ponderhit.
+  std::string held_answer_;
 };
 
 // "score cp 35", "score mate 5", "score mate -0", with "lowerbound"/"upperbound" when given.

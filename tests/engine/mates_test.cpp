@@ -186,3 +186,42 @@ TEST_CASE("no_mate.tsv: no mate within the stated bound is reported") {
     if (m.mate_status == int(MateResult::Status::Mate)) CHECK(int(m.mate_pv.size()) > row.plies);
   }
 }
+
+TEST_CASE("a mate that needs a non-promotion: the shortest one is found by the search and by go mate") {
+  // 2d2b must not promote: after 3c3b the pawn drop P*4c checks, and with a dragon on 2b covering 3c it would be
+  // a pawn-drop mate (illegal); the unpromoted rook leaves 3c open, so the drop is legal and 2b2d+ then mates.
+  // Without non-promotions there is no mate within 7 plies (checked with a check-only solver when this was found).
+  const std::string sfen = "5g3/5k1+pG/6g2/7R1/7+B1/4L4/9/9/K8 b - 1";
+  Engine engine;
+  engine.ready();
+  SearchLimits limits;
+  limits.time[BLACK] = limits.time[WHITE] = 0;
+  limits.byoyomi[BLACK] = limits.byoyomi[WHITE] = 5000;
+  const Result r = run(engine, sfen, limits);
+  CHECK(r.last_score == mate_in(5));
+  CHECK(to_usi(r.best) == "2d2b");
+
+  SearchLimits mate_limits;
+  mate_limits.mate_search = true;
+  mate_limits.mate_time = 20000;
+  const Result m = run(engine, sfen, mate_limits);
+  REQUIRE(m.mate_status == int(MateResult::Status::Mate));
+  CHECK(m.mate_pv.size() == 5);
+  REQUIRE_FALSE(m.mate_pv.empty());
+  CHECK(to_usi(m.mate_pv[0]) == "2d2b");
+}
+
+TEST_CASE("no mate is reported where the only mating move would be a pawn-drop mate") {
+  // P*1b would mate (the silver on 1c guards the pawn, and with the lance on 2h covers 2b) but is uchifuzume, so
+  // illegal; P*2b then mates in 3. The search must not report a mate in 1, and its move must not be the illegal drop.
+  const std::string sfen = "7lk/9/8S/9/9/9/9/7L1/8K b P 1";
+  Engine engine;
+  engine.ready();
+  SearchLimits limits;
+  limits.time[BLACK] = limits.time[WHITE] = 0;
+  limits.byoyomi[BLACK] = limits.byoyomi[WHITE] = 2000;
+  const Result r = run(engine, sfen, limits);
+  CHECK(r.last_score != mate_in(1));
+  CHECK(to_usi(r.best) != "P*1b");
+  CHECK(r.last_score == mate_in(3));
+}

@@ -108,9 +108,8 @@ TEST_CASE("usi: bad input gets an info string and the engine keeps working on th
     s.wait();
     CHECK_MESSAGE(s.count("info string") > before, line);
   }
-  // The illegal move list left the position as it was: after 2g2f, white to move.
+  // A valid position after all that: the engine searches it and answers a legal move.
   s.send("position startpos moves 2g2f");
-  s.send("position startpos moves 2g2f 2g2f");
   s.send("d");
   CHECK(s.text().find("lnsgkgsnl/1r5b1/ppppppppp/9/9/7P1/PPPPPPP1P/1B5R1/LNSGKGSNL w - 2") != std::string::npos);
   s.send("go depth 4");
@@ -122,6 +121,83 @@ TEST_CASE("usi: bad input gets an info string and the engine keeps working on th
   REQUIRE(pos.set("startpos", &st).has_value());
   pos.do_move(*parse_usi_move(pos, "2g2f"), st2);
   CHECK_MESSAGE(parse_usi_move(pos, best).has_value(), best);
+}
+
+TEST_CASE("usi: after a refused position, go never searches the previous one: an info string and resign") {
+  Session s;
+  s.send("isready");
+  s.send("position startpos moves 2g2f");
+  // An illegal move list: the GUI's game is somewhere this engine cannot follow.
+  s.send("position startpos moves 2g2f 2g2f");
+  CHECK(s.text().find("bad position: ") != std::string::npos);
+  s.send("d");
+  CHECK(s.text().find("info string no position: ") != std::string::npos);
+  CHECK(s.text().find(" w - 2") == std::string::npos);  // the previous position is not shown as if current
+
+  SUBCASE("a timed go answers resign at once") {
+    s.send("go btime 1000 wtime 1000 byoyomi 1000");
+    s.wait();
+    CHECK(s.last_bestmove() == "resign");
+    CHECK(s.count("bestmove") == 1);
+    CHECK(s.text().find("info string go: no position to search") != std::string::npos);
+  }
+  SUBCASE("go perft prints the error and no count") {
+    s.send("go perft 2");
+    CHECK(s.text().find("info string go: no position to search") != std::string::npos);
+    CHECK(s.text().find("Nodes searched") == std::string::npos);
+  }
+  SUBCASE("go mate answers nomate") {
+    s.send("go mate 1000");
+    CHECK(s.text().find("checkmate nomate") != std::string::npos);
+  }
+  SUBCASE("go ponder and go infinite hold the resign until ponderhit or stop, as USI requires") {
+    s.send("go ponder btime 1000 wtime 1000 byoyomi 1000");
+    CHECK(s.count("bestmove") == 0);
+    s.send("ponderhit");
+    CHECK(s.last_bestmove() == "resign");
+    s.send("go infinite");
+    CHECK(s.count("bestmove") == 1);
+    s.send("stop");
+    CHECK(s.count("bestmove resign") == 2);
+  }
+  SUBCASE("an unparsable SFEN refuses the same way") {
+    s.send("position sfen lnsgkgsnl/9/9/9/9/9/9/9/9 b");
+    s.send("go depth 3");
+    s.wait();
+    CHECK(s.last_bestmove() == "resign");
+  }
+  // A valid position ends the refusal.
+  s.send("position startpos");
+  s.send("go depth 3");
+  s.wait();
+  CHECK(s.last_bestmove() != "resign");
+  CHECK_FALSE(s.last_bestmove().empty());
+}
+
+TEST_CASE("usi: composed positions with extra pieces are accepted and searched (relaxed piece limits)") {
+  Session s;
+  s.send("isready");
+  // Three bishops (two on the board, one in hand) and three rooks: more than a set has, as in perft suites.
+  s.send("position sfen k+n7/sg7/9/9/9/9/+r5K1g/7L1/2LN1R1+Bb b RBGSNLP 1");
+  CHECK(s.text().find("bad position") == std::string::npos);
+  s.send("go perft 1");
+  CHECK(s.text().find("Nodes searched: 45") != std::string::npos);
+  s.send("go perft 2");
+  CHECK(s.text().find("Nodes searched: 1148") != std::string::npos);
+  s.send("go depth 5");
+  s.wait();
+  Position::init();
+  Position pos;
+  StateInfo st;
+  REQUIRE(pos.set("k+n7/sg7/9/9/9/9/+r5K1g/7L1/2LN1R1+Bb b RBGSNLP 1", &st, PieceLimits::Relaxed).has_value());
+  CHECK_MESSAGE(parse_usi_move(pos, s.last_bestmove()).has_value(), s.last_bestmove());
+  // Moves after a relaxed start position are followed too.
+  s.send("position sfen k+n7/sg7/9/9/9/9/+r5K1g/7L1/2LN1R1+Bb b RBGSNLP 1 moves B*5g");  // the dragon checks along rank g: interpose
+  s.send("d");
+  CHECK(s.text().find("info string sfen k+n7/sg7/9/9/9/9/+r3B1K1g/7L1/2LN1R1+Bb w RGSNLP 2") != std::string::npos);
+  // What no rules can represent is still refused: two black kings.
+  s.send("position sfen k8/9/9/9/9/9/9/9/K7K b - 1");
+  CHECK(s.text().find("bad position: ") != std::string::npos);
 }
 
 TEST_CASE("usi: go perft divides by root move") {
