@@ -14,6 +14,8 @@ Bitboard STEP_ATTACKS[PIECE_NB][SQ_NB];
 Bitboard BETWEEN_BB[SQ_NB][SQ_NB];
 Bitboard LINE_BB[SQ_NB][SQ_NB];
 Bitboard FORWARD_FILE_BB[COLOR_NB][SQ_NB];
+Bitboard ROOK_RAYS[SQ_NB];
+Bitboard BISHOP_RAYS[SQ_NB];
 SliderLine SLIDER[4][SQ_NB];
 
 namespace {
@@ -131,6 +133,13 @@ void init_tables() {
         table[index] = ray(sq, LINE_DIRS[line][0], occ) | ray(sq, LINE_DIRS[line][1], occ);
       }
     }
+
+  for (int s = 0; s < SQ_NB; ++s) {
+    ROOK_RAYS[s] = ray(Square(s), LINE_DIRS[0][0], Bitboard()) | ray(Square(s), LINE_DIRS[0][1], Bitboard()) |
+                   ray(Square(s), LINE_DIRS[1][0], Bitboard()) | ray(Square(s), LINE_DIRS[1][1], Bitboard());
+    BISHOP_RAYS[s] = ray(Square(s), LINE_DIRS[2][0], Bitboard()) | ray(Square(s), LINE_DIRS[2][1], Bitboard()) |
+                     ray(Square(s), LINE_DIRS[3][0], Bitboard()) | ray(Square(s), LINE_DIRS[3][1], Bitboard());
+  }
 
   for (int a = 0; a < SQ_NB; ++a)
     for (int b = 0; b < SQ_NB; ++b) {

@@ -109,6 +109,9 @@ extern Bitboard STEP_ATTACKS[PIECE_NB][SQ_NB];     // non-sliding part of each p
 extern Bitboard BETWEEN_BB[SQ_NB][SQ_NB];          // squares strictly between two aligned squares, else empty
 extern Bitboard LINE_BB[SQ_NB][SQ_NB];             // the whole line through two aligned squares, else empty
 extern Bitboard FORWARD_FILE_BB[COLOR_NB][SQ_NB];  // squares in front of s on its file, as colour c sees it
+// Rook and bishop attacks on an empty board: the lines a slider must stand on to pin or check through s.
+extern Bitboard ROOK_RAYS[SQ_NB];
+extern Bitboard BISHOP_RAYS[SQ_NB];
 
 // Slider lines: 0 file, 1 rank, 2 diagonal (file+1, rank+1), 3 anti-diagonal (file+1, rank-1).
 struct SliderLine {

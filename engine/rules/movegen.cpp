@@ -26,31 +26,57 @@ struct NonPromotionChecks {
   const Position& pos_;
 };
 
+// With Legal, pieces pinned to their king may only move along the pin line. A pinned piece can never answer a
+// check (it would have to leave the line), and the same restriction gives exactly that, so evasions need no
+// special case.
+template <Color Us, bool Legal>
+struct PinFilter {
+  explicit PinFilter(const Position& pos) {
+    if constexpr (Legal) {
+      pinned = pos.blockers_for_king(Us) & pos.pieces(Us);
+      ksq = pos.king_square(Us);
+    }
+  }
+  Bitboard operator()(Square from, const Bitboard& target) const {
+    if constexpr (Legal)
+      if (pinned.test(from)) return target & line_bb(ksq, from);
+    return target;
+  }
+  Bitboard pinned;
+  Square ksq = SQ_NONE;
+};
+
 // Board moves of every non-king piece of colour Us to squares in `target`. `pawn_target` is separate because
 // CAPTURES takes quiet pawn promotions while QUIETS leaves them out. Non-promotions that a promotion dominates
 // (pawns, bishops and rooks that could promote, lances to the second rank) are generated only when they give
 // check, which is where they can matter (a mate that a promoted piece would spoil, e.g. by making a later pawn drop
 // mate), or with All, always. A pawn's checking non-promotion is a quiet move unless it captures: it follows
-// `target`, not `pawn_target`.
-template <Color Us, bool All>
+// `target`, not `pawn_target`. With Legal, no move leaves the king in check.
+template <Color Us, bool All, bool Legal>
 ExtMove* generate_piece_moves(const Position& pos, ExtMove* list, const Bitboard& target, const Bitboard& pawn_target) {
   const Bitboard occ = pos.pieces();
   const Bitboard zone = bb::PROMOTION_ZONE_BB[Us];
-  const NonPromotionChecks checks(pos, Us);
+  const PinFilter<Us, Legal> pins(pos);
   constexpr int pawn_back = Us == BLACK ? 1 : -1;  // origin = destination + pawn_back
   constexpr Rank R1 = Us == BLACK ? RANK_1 : RANK_9;
   constexpr Rank R2 = Us == BLACK ? RANK_2 : RANK_8;
   constexpr Rank R3 = Us == BLACK ? RANK_3 : RANK_7;
+  const NonPromotionChecks checks(pos, Us);
+  auto gives_check_unpromoted = [&](PieceType pt, Square from, Square to) { return All || checks(pt, from, to); };
 
-  // Pawns, all at once.
+  // Pawns, all at once. A pinned pawn can push only when the pin runs along its file, i.e. it is on the king's file.
   {
     Piece pc = make_piece(Us, PAWN);
-    Bitboard to_bb = pawn_push(Us, pos.pieces(Us, PAWN)) & pawn_target;
+    Bitboard pawns = pos.pieces(Us, PAWN);
+    if constexpr (Legal)
+      if (pins.pinned & pawns) pawns = pawns.andnot(pins.pinned.andnot(file_bb(file_of(pins.ksq))));
+    Bitboard to_bb = pawn_push(Us, pawns) & pawn_target;
     to_bb.for_each([&](Square to) {
       Square from = Square(to + pawn_back);
       if (zone.test(to)) {
         list = add_promote(list, from, to, pc);
-        if (rank_of(to) != R1 && (All || (target.test(to) && checks(PAWN, from, to)))) list = add(list, from, to, pc);
+        if (rank_of(to) != R1 && (All || (target.test(to) && gives_check_unpromoted(PAWN, from, to))))
+          list = add(list, from, to, pc);
       } else {
         list = add(list, from, to, pc);
       }
@@ -60,21 +86,21 @@ ExtMove* generate_piece_moves(const Position& pos, ExtMove* list, const Bitboard
   // Lances.
   pos.pieces(Us, LANCE).for_each([&](Square from) {
     Piece pc = make_piece(Us, LANCE);
-    (lance_attacks(Us, from, occ) & target).for_each([&](Square to) {
+    (lance_attacks(Us, from, occ) & pins(from, target)).for_each([&](Square to) {
       Rank r = rank_of(to);
       if (zone.test(to)) {
         list = add_promote(list, from, to, pc);
-        if (r == R3 || (r == R2 && (All || checks(LANCE, from, to)))) list = add(list, from, to, pc);
+        if (r == R3 || (r == R2 && gives_check_unpromoted(LANCE, from, to))) list = add(list, from, to, pc);
       } else {
         list = add(list, from, to, pc);
       }
     });
   });
 
-  // Knights: promotion is optional on the third rank and forced beyond.
+  // Knights: promotion is optional on the third rank and forced beyond. A pinned knight never stays on its line.
   pos.pieces(Us, KNIGHT).for_each([&](Square from) {
     Piece pc = make_piece(Us, KNIGHT);
-    (knight_attacks(Us, from) & target).for_each([&](Square to) {
+    (knight_attacks(Us, from) & pins(from, target)).for_each([&](Square to) {
       if (zone.test(to)) list = add_promote(list, from, to, pc);
       if (rank_of(to) != R1 && rank_of(to) != R2) list = add(list, from, to, pc);
     });
@@ -84,7 +110,7 @@ ExtMove* generate_piece_moves(const Position& pos, ExtMove* list, const Bitboard
   pos.pieces(Us, SILVER).for_each([&](Square from) {
     Piece pc = make_piece(Us, SILVER);
     bool from_zone = zone.test(from);
-    (silver_attacks(Us, from) & target).for_each([&](Square to) {
+    (silver_attacks(Us, from) & pins(from, target)).for_each([&](Square to) {
       if (from_zone || zone.test(to)) list = add_promote(list, from, to, pc);
       list = add(list, from, to, pc);
     });
@@ -96,10 +122,17 @@ ExtMove* generate_piece_moves(const Position& pos, ExtMove* list, const Bitboard
       Piece pc = make_piece(Us, pt);
       bool from_zone = zone.test(from);
       Bitboard att = pt == BISHOP ? bishop_attacks(from, occ) : rook_attacks(from, occ);
-      (att & target).for_each([&](Square to) {
-        if (from_zone || zone.test(to)) {
+      if (from_zone) {
+        (att & pins(from, target)).for_each([&](Square to) {
           list = add_promote(list, from, to, pc);
-          if (All || checks(pt, from, to)) list = add(list, from, to, pc);
+          if (gives_check_unpromoted(pt, from, to)) list = add(list, from, to, pc);
+        });
+        return;
+      }
+      (att & pins(from, target)).for_each([&](Square to) {
+        if (zone.test(to)) {
+          list = add_promote(list, from, to, pc);
+          if (gives_check_unpromoted(pt, from, to)) list = add(list, from, to, pc);
         } else {
           list = add(list, from, to, pc);
         }
@@ -112,15 +145,15 @@ ExtMove* generate_piece_moves(const Position& pos, ExtMove* list, const Bitboard
   // Gold-movers, horses and dragons never promote.
   pos.golds(Us).for_each([&](Square from) {
     Piece pc = pos.piece_on(from);
-    (gold_attacks(Us, from) & target).for_each([&](Square to) { list = add(list, from, to, pc); });
+    (gold_attacks(Us, from) & pins(from, target)).for_each([&](Square to) { list = add(list, from, to, pc); });
   });
   pos.pieces(Us, HORSE).for_each([&](Square from) {
     Piece pc = make_piece(Us, HORSE);
-    (horse_attacks(from, occ) & target).for_each([&](Square to) { list = add(list, from, to, pc); });
+    (horse_attacks(from, occ) & pins(from, target)).for_each([&](Square to) { list = add(list, from, to, pc); });
   });
   pos.pieces(Us, DRAGON).for_each([&](Square from) {
     Piece pc = make_piece(Us, DRAGON);
-    (dragon_attacks(from, occ) & target).for_each([&](Square to) { list = add(list, from, to, pc); });
+    (dragon_attacks(from, occ) & pins(from, target)).for_each([&](Square to) { list = add(list, from, to, pc); });
   });
   return list;
 }
@@ -138,13 +171,63 @@ ExtMove* generate_pawn_nonpromotion_checks(const Position& pos, ExtMove* list, c
   return list;
 }
 
-template <Color Us>
+// With Legal, only the squares the enemy does not attack once the king has left its own square (a slider checking
+// along a line still covers the square behind the king).
+template <Color Us, bool Legal>
 ExtMove* generate_king_moves(const Position& pos, ExtMove* list, const Bitboard& target) {
   if (!pos.has_king(Us)) return list;
   Square from = pos.king_square(Us);
   Piece pc = make_piece(Us, KING);
-  (king_attacks(from) & target).for_each([&](Square to) { list = add(list, from, to, pc); });
+  if constexpr (Legal) {
+    const Bitboard occ = pos.pieces() ^ from;
+    (king_attacks(from) & target).for_each([&](Square to) {
+      if (pos.attackers_to(~Us, to, occ).empty()) list = add(list, from, to, pc);
+    });
+  } else {
+    (king_attacks(from) & target).for_each([&](Square to) { list = add(list, from, to, pc); });
+  }
   return list;
+}
+
+// The squares of every file without a pawn in `pawns`: where a pawn may be dropped (nifu). Each file is 9 bits of
+// one word; subtracting a file's lower 8 bits from its 9th bit leaves that bit set exactly when those 8 bits are
+// zero, and no borrow crosses into the next file.
+Bitboard files_without_pawn(const Bitboard& pawns) {
+  constexpr auto top_bits = [](int files) {  // bit 8 of each of the word's first `files` files
+    uint64_t top = 0;
+    for (int f = 0; f < files; ++f) top |= uint64_t(1) << (9 * f + 8);
+    return top;
+  };
+  constexpr uint64_t top_lo = top_bits(7);  // files 1-7 in word 0
+  constexpr uint64_t top_hi = top_bits(2);  // files 8-9 in word 1
+  auto empty_files = [](uint64_t x, uint64_t top) {
+    const uint64_t e = (top - (x & ~top)) & ~x & top;  // bit 8 of every file with no bit set
+    return e | (e - (e >> 8));                            // spread to the file's 9 bits
+  };
+  return Bitboard(empty_files(pawns.p[0], top_lo), empty_files(pawns.p[1], top_hi));
+}
+
+// Drops of the same N pieces on every square of `squares`; each base is a drop with square 0. A fixed count lets
+// the compiler unroll the inner loop: drops are most of the moves in positions with full hands.
+template <int N>
+ExtMove* drop_each(ExtMove* list, const Bitboard& squares, const uint32_t* base) {
+  squares.for_each([&](Square to) {
+    for (int i = 0; i < N; ++i) list[i].move = Move(base[i] | uint32_t(to));
+    list += N;
+  });
+  return list;
+}
+
+ExtMove* drop_each(ExtMove* list, const Bitboard& squares, const uint32_t* base, int n) {
+  switch (n) {
+    case 1: return drop_each<1>(list, squares, base);
+    case 2: return drop_each<2>(list, squares, base);
+    case 3: return drop_each<3>(list, squares, base);
+    case 4: return drop_each<4>(list, squares, base);
+    case 5: return drop_each<5>(list, squares, base);
+    case 6: return drop_each<6>(list, squares, base);
+    default: return list;
+  }
 }
 
 // Drops onto empty squares in `target`, with every drop rule applied.
@@ -157,46 +240,38 @@ ExtMove* generate_drops(const Position& pos, ExtMove* list, Bitboard target) {
   constexpr Rank R2 = Us == BLACK ? RANK_2 : RANK_8;
 
   if (hand_exists(hand, PAWN)) {
-    Bitboard pawn_target = target & bb::MOVABLE_BB[Us][PAWN];
-    Bitboard pawns = pos.pieces(Us, PAWN);
-    for (int f = 0; f < FILE_NB; ++f)
-      if (!(pawns & bb::FILE_BB[f]).empty()) pawn_target = pawn_target.andnot(bb::FILE_BB[f]);
+    Bitboard pawn_target = target & bb::MOVABLE_BB[Us][PAWN] & files_without_pawn(pos.pieces(Us, PAWN));
     // Only the square in front of the enemy king can be a pawn-drop mate.
     if (pos.has_king(Them)) {
       Bitboard front = pawn_attacks(Them, pos.king_square(Them)) & pawn_target;
       if (!front.empty() && pos.is_pawn_drop_mate(front.lsb())) pawn_target ^= front;
     }
-    Piece pc = make_piece(Us, PAWN);
-    pawn_target.for_each([&](Square to) { (list++)->move = make_drop(pc, to); });
+    const uint32_t base = make_drop(make_piece(Us, PAWN), SQ_11);
+    list = drop_each<1>(list, pawn_target, &base);
   }
 
   if (!hand_has_non_pawn(hand)) return list;
 
   // Pieces in hand other than pawns; lances and knights cannot go everywhere.
-  Piece pieces[6];
+  uint32_t base[6];
   int n = 0;
   bool has_knight = hand_exists(hand, KNIGHT), has_lance = hand_exists(hand, LANCE);
-  if (has_knight) pieces[n++] = make_piece(Us, KNIGHT);
-  if (has_lance) pieces[n++] = make_piece(Us, LANCE);
-  int first_anywhere = n;  // pieces[first_anywhere..] may be dropped on any rank
+  if (has_knight) base[n++] = make_drop(make_piece(Us, KNIGHT), SQ_11);
+  if (has_lance) base[n++] = make_drop(make_piece(Us, LANCE), SQ_11);
+  int first_anywhere = n;  // base[first_anywhere..] may be dropped on any rank
   for (PieceType pt : {SILVER, GOLD, BISHOP, ROOK})
-    if (hand_exists(hand, pt)) pieces[n++] = make_piece(Us, pt);
+    if (hand_exists(hand, pt)) base[n++] = make_drop(make_piece(Us, pt), SQ_11);
 
-  auto drop_all = [&](const Bitboard& squares, int first) {
-    squares.for_each([&](Square to) {
-      for (int i = first; i < n; ++i) (list++)->move = make_drop(pieces[i], to);
-    });
-  };
   Bitboard rank1 = target & bb::RANK_BB[R1];
   Bitboard rank2 = target & bb::RANK_BB[R2];
   Bitboard rest = target.andnot(bb::RANK_BB[R1] | bb::RANK_BB[R2]);
-  drop_all(rest, 0);
-  drop_all(rank2, has_knight ? 1 : 0);  // no knight on the last two ranks
-  drop_all(rank1, first_anywhere);      // nor a lance on the last
-  return list;
+  list = drop_each(list, rest, base, n);
+  const int first_rank2 = has_knight ? 1 : 0;  // no knight on the last two ranks
+  list = drop_each(list, rank2, base + first_rank2, n - first_rank2);
+  return drop_each(list, rank1, base + first_anywhere, n - first_anywhere);  // nor a lance on the last
 }
 
-template <Color Us, GenType Type, bool All>
+template <Color Us, GenType Type, bool All, bool Legal = false>
 ExtMove* generate_all(const Position& pos, ExtMove* list) {
   constexpr Color Them = ~Us;
   const Bitboard empty = ~pos.pieces();
@@ -204,28 +279,28 @@ ExtMove* generate_all(const Position& pos, ExtMove* list) {
 
   if constexpr (Type == EVASIONS) {
     Square ksq = pos.king_square(Us);
-    list = generate_king_moves<Us>(pos, list, ~pos.pieces(Us));
+    list = generate_king_moves<Us, Legal>(pos, list, ~pos.pieces(Us));
     Bitboard checkers = pos.checkers();
     if (checkers.more_than_one()) return list;  // only the king can answer a double check
     Square checker = checkers.lsb();
     Bitboard between = between_bb(checker, ksq);
     Bitboard target = between | checker;
-    list = generate_piece_moves<Us, All>(pos, list, target, target);
+    list = generate_piece_moves<Us, All, Legal>(pos, list, target, target);
     return generate_drops<Us>(pos, list, between);
   } else if constexpr (Type == CAPTURES) {
     Bitboard pawn_target = enemies | (empty & bb::PROMOTION_ZONE_BB[Us]);
-    list = generate_piece_moves<Us, All>(pos, list, enemies, pawn_target);
-    return generate_king_moves<Us>(pos, list, enemies);
+    list = generate_piece_moves<Us, All, Legal>(pos, list, enemies, pawn_target);
+    return generate_king_moves<Us, Legal>(pos, list, enemies);
   } else if constexpr (Type == QUIETS) {
-    list = generate_piece_moves<Us, All>(pos, list, empty, empty.andnot(bb::PROMOTION_ZONE_BB[Us]));
+    list = generate_piece_moves<Us, All, Legal>(pos, list, empty, empty.andnot(bb::PROMOTION_ZONE_BB[Us]));
     // The quiet pawn pushes into the zone are CAPTURES' promotions; their checking non-promotions are quiet moves.
     if constexpr (!All) list = generate_pawn_nonpromotion_checks<Us>(pos, list, empty & bb::PROMOTION_ZONE_BB[Us]);
-    list = generate_king_moves<Us>(pos, list, empty);
+    list = generate_king_moves<Us, Legal>(pos, list, empty);
     return generate_drops<Us>(pos, list, empty);
   } else {  // NON_EVASIONS
     Bitboard target = empty | enemies;
-    list = generate_piece_moves<Us, All>(pos, list, target, target);
-    list = generate_king_moves<Us>(pos, list, target);
+    list = generate_piece_moves<Us, All, Legal>(pos, list, target, target);
+    list = generate_king_moves<Us, Legal>(pos, list, target);
     return generate_drops<Us>(pos, list, empty);
   }
 }
@@ -234,6 +309,12 @@ template <GenType Type, bool All>
 ExtMove* generate_for_side(const Position& pos, ExtMove* list) {
   return pos.side_to_move() == BLACK ? generate_all<BLACK, Type, All>(pos, list)
                                      : generate_all<WHITE, Type, All>(pos, list);
+}
+
+template <Color Us>
+ExtMove* generate_legal(const Position& pos, ExtMove* list) {
+  return pos.in_check() ? generate_all<Us, EVASIONS, true, true>(pos, list)
+                        : generate_all<Us, NON_EVASIONS, true, true>(pos, list);
 }
 
 }  // namespace
@@ -272,23 +353,11 @@ ExtMove* generate<QUIET_CHECKS>(const Position& pos, ExtMove* list) {
   return out;
 }
 
+// Legal by construction: pinned pieces keep to their line, the king steps only where it is not attacked, and drops
+// are always legal. No move is generated and then thrown away.
 template <>
 ExtMove* generate<LEGAL>(const Position& pos, ExtMove* list) {
-  ExtMove* end = pos.in_check() ? generate<EVASIONS_ALL>(pos, list) : generate<NON_EVASIONS_ALL>(pos, list);
-  Color us = pos.side_to_move();
-  if (!pos.has_king(us)) return end;
-  // Only king moves and moves of pinned pieces can be illegal: test just those.
-  Square ksq = pos.king_square(us);
-  Bitboard pinned = pos.blockers_for_king(us) & pos.pieces(us);
-  ExtMove* cur = list;
-  while (cur != end) {
-    Move m = cur->move;
-    if (!is_drop(m) && (from_sq(m) == ksq || pinned.test(from_sq(m))) && !pos.legal(m))
-      *cur = *--end;
-    else
-      ++cur;
-  }
-  return end;
+  return pos.side_to_move() == BLACK ? generate_legal<BLACK>(pos, list) : generate_legal<WHITE>(pos, list);
 }
 
 }  // namespace shogi

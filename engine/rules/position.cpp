@@ -183,10 +183,9 @@ void Position::update_slider_blockers(Color c, StateInfo& st) const {
   if (!has_king(c)) return;
   Square ksq = king_square(c);
   Color them = ~c;
-  const Bitboard empty;
-  Bitboard snipers =
-      ((lance_attacks(c, ksq, empty) & pieces(them, LANCE)) | (rook_attacks(ksq, empty) & pieces(them, ROOK, DRAGON)) |
-       (bishop_attacks(ksq, empty) & pieces(them, BISHOP, HORSE)));
+  Bitboard snipers = ((bb::FORWARD_FILE_BB[c][ksq] & pieces(them, LANCE)) |
+                      (bb::ROOK_RAYS[ksq] & pieces(them, ROOK, DRAGON)) |
+                      (bb::BISHOP_RAYS[ksq] & pieces(them, BISHOP, HORSE)));
   Bitboard occ = pieces();
   snipers.for_each([&](Square sniper) {
     Bitboard b = between_bb(sniper, ksq) & occ;
@@ -305,10 +304,9 @@ bool Position::is_pawn_drop_mate(Square to) const {
   Bitboard occ = pieces() | to;
   // Pins must be judged with the pawn on the board: it may itself block a line and free a defender.
   Bitboard pinned;
-  const Bitboard empty;
-  Bitboard snipers = (lance_attacks(them, ksq, empty) & pieces(us, LANCE)) |
-                     (rook_attacks(ksq, empty) & pieces(us, ROOK, DRAGON)) |
-                     (bishop_attacks(ksq, empty) & pieces(us, BISHOP, HORSE));
+  Bitboard snipers = (bb::FORWARD_FILE_BB[them][ksq] & pieces(us, LANCE)) |
+                     (bb::ROOK_RAYS[ksq] & pieces(us, ROOK, DRAGON)) |
+                     (bb::BISHOP_RAYS[ksq] & pieces(us, BISHOP, HORSE));
   snipers.for_each([&](Square sniper) {
     Bitboard b = between_bb(sniper, ksq) & occ;
     if (!b.empty() && !b.more_than_one()) pinned |= b;

@@ -85,7 +85,12 @@ std::expected<void, std::string> Option::set(std::string_view value) {
     }
     case Type::Combo: {
       auto it = std::find_if(vars_.begin(), vars_.end(), [&](const std::string& v) { return iequals(v, value); });
-      if (it == vars_.end()) return std::unexpected("'" + std::string(value) + "' is not one of the choices");
+      if (it == vars_.end()) {
+        std::string error = "'";  // appended: "'" + std::string(...) trips GCC 12's -Wrestrict false positive
+        error += value;
+        error += "' is not one of the choices";
+        return std::unexpected(error);
+      }
       current_ = *it;
       break;
     }
