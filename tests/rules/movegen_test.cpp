@@ -76,64 +76,47 @@ TEST_CASE("promotion: optional, forced, and never for gold or king") {
 }
 
 namespace {
-bool generates(const MoveList<CAPTURES>& caps, const MoveList<QUIETS>& quiets, const Position& pos, bool capture_stage,
-               std::string_view usi) {
-  const Move m = *parse_usi_move(pos, usi);
-  return capture_stage ? caps.contains(m) && !quiets.contains(m) : quiets.contains(m) && !caps.contains(m);
-}
-bool absent(const MoveList<CAPTURES>& caps, const MoveList<QUIETS>& quiets, const Position& pos, std::string_view usi) {
-  const Move m = *parse_usi_move(pos, usi);
-  return !caps.contains(m) && !quiets.contains(m);
-}
+// Where the search generators put each move of a position: the capture stage, the quiet stage, or nowhere.
+struct SearchStages {
+  explicit SearchStages(std::string sfen) : b(std::move(sfen)), caps(b.pos), quiets(b.pos) {}
+  bool capture(std::string_view usi) const { return caps.contains(move(usi)) && !quiets.contains(move(usi)); }
+  bool quiet(std::string_view usi) const { return quiets.contains(move(usi)) && !caps.contains(move(usi)); }
+  bool absent(std::string_view usi) const { return !caps.contains(move(usi)) && !quiets.contains(move(usi)); }
+  Move move(std::string_view usi) const { return *parse_usi_move(b.pos, usi); }
+  Board b;
+  MoveList<CAPTURES> caps;
+  MoveList<QUIETS> quiets;
+};
 }  // namespace
 
 TEST_CASE("search generators keep a dominated non-promotion exactly when it gives check") {
-  SUBCASE("bishop: the non-promotion on 3c checks 5a, the one on 2b does not") {
-    Board b("4k4/9/9/9/9/9/9/9/B3K4 b - 1");
-    MoveList<CAPTURES> caps(b.pos);
-    MoveList<QUIETS> quiets(b.pos);
-    CHECK(generates(caps, quiets, b.pos, false, "9i3c"));
-    CHECK(generates(caps, quiets, b.pos, false, "9i3c+"));
-    CHECK(absent(caps, quiets, b.pos, "9i2b"));
-    CHECK(generates(caps, quiets, b.pos, false, "9i2b+"));
-    CHECK(MoveList<QUIET_CHECKS>(b.pos).contains(*parse_usi_move(b.pos, "9i3c")));
-  }
-  SUBCASE("pawn: a quiet checking non-promotion is a quiet move, its promotion a capture-stage move") {
-    Board b("9/5k3/9/5P3/9/9/9/9/4K4 b - 1");
-    MoveList<CAPTURES> caps(b.pos);
-    MoveList<QUIETS> quiets(b.pos);
-    CHECK(generates(caps, quiets, b.pos, true, "4d4c+"));
-    CHECK(generates(caps, quiets, b.pos, false, "4d4c"));
-  }
-  SUBCASE("pawn: a capturing checking non-promotion is a capture") {
-    Board b("9/5k3/5g3/5P3/9/9/9/9/4K4 b - 1");
-    MoveList<CAPTURES> caps(b.pos);
-    MoveList<QUIETS> quiets(b.pos);
-    CHECK(generates(caps, quiets, b.pos, true, "4d4c+"));
-    CHECK(generates(caps, quiets, b.pos, true, "4d4c"));
-  }
-  SUBCASE("lance capturing on the second rank, checking the king behind the captured piece") {
-    Board b("8k/8g/9/9/8L/9/9/9/4K4 b - 1");
-    MoveList<CAPTURES> caps(b.pos);
-    MoveList<QUIETS> quiets(b.pos);
-    CHECK(generates(caps, quiets, b.pos, true, "1e1b"));
-    CHECK(generates(caps, quiets, b.pos, true, "1e1b+"));
-    CHECK(generates(caps, quiets, b.pos, false, "1e1c"));  // the third rank never needs a check to be generated
-  }
-  SUBCASE("a discovered check counts: the bishop uncovers the lance on 5i") {
-    Board b("4k4/9/9/4B4/9/9/9/9/K3L4 b - 1");
-    MoveList<CAPTURES> caps(b.pos);
-    MoveList<QUIETS> quiets(b.pos);
-    CHECK(generates(caps, quiets, b.pos, false, "5d4c"));
-    CHECK(generates(caps, quiets, b.pos, false, "5d6c"));
-  }
-  SUBCASE("rook capturing into the zone with check (the first move of a mate in 5 that needs it)") {
-    Board b("5g3/5k1+pG/6g2/7R1/7+B1/4L4/9/9/K8 b - 1");
-    MoveList<CAPTURES> caps(b.pos);
-    MoveList<QUIETS> quiets(b.pos);
-    CHECK(generates(caps, quiets, b.pos, true, "2d2b"));
-    CHECK(generates(caps, quiets, b.pos, true, "2d2b+"));
-  }
+  // Bishop: the non-promotion on 3c checks 5a, the one on 2b does not.
+  const SearchStages bishop("4k4/9/9/9/9/9/9/9/B3K4 b - 1");
+  CHECK(bishop.quiet("9i3c"));
+  CHECK(bishop.quiet("9i3c+"));
+  CHECK(bishop.absent("9i2b"));
+  CHECK(bishop.quiet("9i2b+"));
+  CHECK(MoveList<QUIET_CHECKS>(bishop.b.pos).contains(bishop.move("9i3c")));
+  // Pawn: a quiet checking non-promotion is a quiet move, its promotion a capture-stage move; capturing, both are.
+  const SearchStages pawn("9/5k3/9/5P3/9/9/9/9/4K4 b - 1");
+  CHECK(pawn.capture("4d4c+"));
+  CHECK(pawn.quiet("4d4c"));
+  const SearchStages pawn_takes("9/5k3/5g3/5P3/9/9/9/9/4K4 b - 1");
+  CHECK(pawn_takes.capture("4d4c+"));
+  CHECK(pawn_takes.capture("4d4c"));
+  // Lance capturing on the second rank, checking the king behind the captured piece; the third rank is always kept.
+  const SearchStages lance("8k/8g/9/9/8L/9/9/9/4K4 b - 1");
+  CHECK(lance.capture("1e1b"));
+  CHECK(lance.capture("1e1b+"));
+  CHECK(lance.quiet("1e1c"));
+  // A discovered check counts: the bishop uncovers the lance on 5i.
+  const SearchStages discovered("4k4/9/9/4B4/9/9/9/9/K3L4 b - 1");
+  CHECK(discovered.quiet("5d4c"));
+  CHECK(discovered.quiet("5d6c"));
+  // A rook capturing into the zone with check: the first move of a mate in 5 that needs the non-promotion.
+  const SearchStages rook("5g3/5k1+pG/6g2/7R1/7+B1/4L4/9/9/K8 b - 1");
+  CHECK(rook.capture("2d2b"));
+  CHECK(rook.capture("2d2b+"));
 }
 
 TEST_CASE("a piece leaving the zone may promote") {
