@@ -440,14 +440,17 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
     improving = (ss - 2)->static_eval == VALUE_NONE ? (ss - 4)->static_eval == VALUE_NONE || ss->static_eval > (ss - 4)->static_eval
                                                     : ss->static_eval > (ss - 2)->static_eval;
 
-    // Step 6: razoring. Far below alpha at low depth: let quiescence search decide.
-    if (!pv_node && depth <= 3 && eval < alpha - 400 - 250 * depth * depth) {
+    // Step 6: razoring. Far below alpha at low depth: let quiescence search decide. Not when only a mate beats
+    // alpha: quiescence search never sees one, so every node searched for a shorter mate would be cut.
+    if (!pv_node && depth <= 3 && alpha < VALUE_MATE_IN_MAX_PLY && eval < alpha - 400 - 250 * depth * depth) {
       const Value v = qsearch<NonPV>(pos, ss, alpha - 1, alpha);
       if (v < alpha) return v;
     }
 
-    // Step 7: reverse futility (static null move).
-    if (!ss->tt_pv && depth < 9 && eval - futility_margin(depth, improving) >= beta && eval < VALUE_KNOWN_WIN)
+    // Step 7: reverse futility (static null move). Not against a mated-score beta: the static eval says nothing
+    // about a mate the opponent is looking for.
+    if (!ss->tt_pv && depth < 9 && beta > VALUE_MATED_IN_MAX_PLY && eval - futility_margin(depth, improving) >= beta &&
+        eval < VALUE_KNOWN_WIN)
       return eval;
 
     // Step 8: null move, with a verification search at high depth against zugzwang-like traps.
@@ -540,9 +543,10 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
     Depth extension = 0;
     Depth new_depth = depth - 1;
 
-    // Step 12: pruning at shallow depth.
+    // Step 12: pruning at shallow depth. While only a mate beats alpha (looking for a shorter mate than one already
+    // found) the late quiet moves are not skipped wholesale: the checking drops that mate are among them.
     if (!root_node && best_value > VALUE_MATED_IN_MAX_PLY) {
-      move_count_pruning = move_count >= futility_move_count(improving, depth);
+      move_count_pruning = alpha < VALUE_MATE_IN_MAX_PLY && move_count >= futility_move_count(improving, depth);
       const Depth lmr_depth = std::max(new_depth - reduction(improving, depth, move_count), 0);
       if (gives_check) {
         // Checks are not pruned by SEE: shogi mates are full of sacrifices with check.

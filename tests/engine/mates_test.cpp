@@ -225,3 +225,18 @@ TEST_CASE("no mate is reported where the only mating move would be a pawn-drop m
   CHECK(to_usi(r.best) != "P*1b");
   CHECK(r.last_score == mate_in(3));
 }
+
+TEST_CASE("the shortest mate is reported when a longer one is found first") {
+  // R*1b mates in 7 and is found at depth 3; 6b4d+ 2b1c R*1e 1c2c G*1d mates in 5. The search used to keep mate 7
+  // to depth 15 and stop there as proven: razoring cut the attacker's nodes (quiescence never finds the mate) and
+  // move-count pruning skipped the checking drop R*1e, although only a mate could beat alpha there.
+  const std::string sfen = "7S1/3B2sk1/5P3/9/1B7/9/9/9/8K b RGS 1";
+  Engine engine;
+  engine.ready();
+  SearchLimits limits;
+  limits.time[BLACK] = limits.time[WHITE] = 0;
+  limits.byoyomi[BLACK] = limits.byoyomi[WHITE] = 5000;
+  const Result r = run(engine, sfen, limits);
+  CHECK(r.last_score == mate_in(5));
+  CHECK(mates_in(sfen, r.best, 5));
+}

@@ -17,7 +17,9 @@ if [ ! -f "$file" ]; then
 fi
 
 coproc ENG { exec "$engine"; }
-trap 'kill "$ENG_PID" 2>/dev/null || true' EXIT
+# Bash unsets ENG_PID when the engine exits (after quit): keep a copy for the trap.
+engine_pid=$ENG_PID
+trap 'kill "$engine_pid" 2>/dev/null || true' EXIT
 send() { printf '%s\n' "$1" >&"${ENG[1]}"; }
 fail() {
   echo "FAIL: $*" >&2
