@@ -133,7 +133,6 @@ std::expected<void, std::string> GameRecord::start(std::string_view position_tex
   states_.clear();
   states_.emplace_back();
   (void)pos_.set(sfen, &states_.back(), limits);
-  limits_ = limits;
   start_sfen_ = pos_.sfen();
   moves_.clear();
   for (std::string_view text : move_texts) play(*parse_usi_move(pos_, text));

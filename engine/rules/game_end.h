@@ -57,7 +57,6 @@ class GameRecord {
   // "startpos", "startpos moves 7g7f ...", "sfen <sfen> [moves ...]" or a bare SFEN; every move is validated.
   // Relaxed limits admit composed positions with extra pieces (perft suites, mate problems).
   std::expected<void, std::string> start(std::string_view position_text, PieceLimits limits = PieceLimits::Strict);
-  PieceLimits piece_limits() const { return limits_; }
 
   const Position& position() const { return pos_; }
   const std::string& start_sfen() const { return start_sfen_; }
@@ -82,7 +81,6 @@ class GameRecord {
   std::string start_sfen_;
   std::vector<Move> moves_;
   size_t opening_plies_ = 0;
-  PieceLimits limits_ = PieceLimits::Strict;
 };
 
 }  // namespace shogi

@@ -111,3 +111,19 @@ TEST_CASE("entering-king rule names") {
   CHECK(parse_entering_king_rule("off").value() == EnteringKingRule::Off);
   CHECK_FALSE(parse_entering_king_rule("25"));
 }
+
+TEST_CASE("GameRecord::start: relaxed piece limits admit composed positions, strict ones refuse them") {
+  Position::init();
+  const std::string three_bishops = "sfen k+n7/sg7/9/9/9/9/+r5K1g/7L1/2LN1R1+Bb b RBGSNLP 1 moves B*5g";
+  GameRecord strict;
+  const auto refused = strict.start(three_bishops);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().find("too many bishops") != std::string::npos);
+  GameRecord relaxed;
+  REQUIRE(relaxed.start(three_bishops, PieceLimits::Relaxed).has_value());
+  CHECK(relaxed.position().sfen() == "k+n7/sg7/9/9/9/9/+r3B1K1g/7L1/2LN1R1+Bb w RGSNLP 2");
+  CHECK(relaxed.moves().size() == 1);
+  // A failed start leaves the record as it was, relaxed or not.
+  CHECK_FALSE(relaxed.start("sfen k8/9/9/9/9/9/9/9/K7K b - 1", PieceLimits::Relaxed).has_value());
+  CHECK(relaxed.position().sfen() == "k+n7/sg7/9/9/9/9/+r3B1K1g/7L1/2LN1R1+Bb w RGSNLP 2");
+}
