@@ -135,10 +135,8 @@ void init_tables() {
     }
 
   for (int s = 0; s < SQ_NB; ++s) {
-    ROOK_RAYS[s] = ray(Square(s), LINE_DIRS[0][0], Bitboard()) | ray(Square(s), LINE_DIRS[0][1], Bitboard()) |
-                   ray(Square(s), LINE_DIRS[1][0], Bitboard()) | ray(Square(s), LINE_DIRS[1][1], Bitboard());
-    BISHOP_RAYS[s] = ray(Square(s), LINE_DIRS[2][0], Bitboard()) | ray(Square(s), LINE_DIRS[2][1], Bitboard()) |
-                     ray(Square(s), LINE_DIRS[3][0], Bitboard()) | ray(Square(s), LINE_DIRS[3][1], Bitboard());
+    ROOK_RAYS[s] = rook_attacks(Square(s), Bitboard());
+    BISHOP_RAYS[s] = bishop_attacks(Square(s), Bitboard());
   }
 
   for (int a = 0; a < SQ_NB; ++a)

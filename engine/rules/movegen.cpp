@@ -62,7 +62,6 @@ ExtMove* generate_piece_moves(const Position& pos, ExtMove* list, const Bitboard
   constexpr Rank R2 = Us == BLACK ? RANK_2 : RANK_8;
   constexpr Rank R3 = Us == BLACK ? RANK_3 : RANK_7;
   const NonPromotionChecks checks(pos, Us);
-  auto gives_check_unpromoted = [&](PieceType pt, Square from, Square to) { return All || checks(pt, from, to); };
 
   // Pawns, all at once. A pinned pawn can push only when the pin runs along its file, i.e. it is on the king's file.
   {
@@ -75,8 +74,7 @@ ExtMove* generate_piece_moves(const Position& pos, ExtMove* list, const Bitboard
       Square from = Square(to + pawn_back);
       if (zone.test(to)) {
         list = add_promote(list, from, to, pc);
-        if (rank_of(to) != R1 && (All || (target.test(to) && gives_check_unpromoted(PAWN, from, to))))
-          list = add(list, from, to, pc);
+        if (rank_of(to) != R1 && (All || (target.test(to) && checks(PAWN, from, to)))) list = add(list, from, to, pc);
       } else {
         list = add(list, from, to, pc);
       }
@@ -90,7 +88,7 @@ ExtMove* generate_piece_moves(const Position& pos, ExtMove* list, const Bitboard
       Rank r = rank_of(to);
       if (zone.test(to)) {
         list = add_promote(list, from, to, pc);
-        if (r == R3 || (r == R2 && gives_check_unpromoted(LANCE, from, to))) list = add(list, from, to, pc);
+        if (r == R3 || (r == R2 && (All || checks(LANCE, from, to)))) list = add(list, from, to, pc);
       } else {
         list = add(list, from, to, pc);
       }
@@ -122,17 +120,10 @@ ExtMove* generate_piece_moves(const Position& pos, ExtMove* list, const Bitboard
       Piece pc = make_piece(Us, pt);
       bool from_zone = zone.test(from);
       Bitboard att = pt == BISHOP ? bishop_attacks(from, occ) : rook_attacks(from, occ);
-      if (from_zone) {
-        (att & pins(from, target)).for_each([&](Square to) {
-          list = add_promote(list, from, to, pc);
-          if (gives_check_unpromoted(pt, from, to)) list = add(list, from, to, pc);
-        });
-        return;
-      }
       (att & pins(from, target)).for_each([&](Square to) {
-        if (zone.test(to)) {
+        if (from_zone || zone.test(to)) {
           list = add_promote(list, from, to, pc);
-          if (gives_check_unpromoted(pt, from, to)) list = add(list, from, to, pc);
+          if (All || checks(pt, from, to)) list = add(list, from, to, pc);
         } else {
           list = add(list, from, to, pc);
         }

@@ -21,7 +21,7 @@ enum GenType {
   // them all; rules judging, perft and the mate solver need every legal move.
   EVASIONS_ALL,
   NON_EVASIONS_ALL,
-  LEGAL,  // every legal move (EVASIONS_ALL or NON_EVASIONS_ALL filtered by legal())
+  LEGAL,  // every legal move: EVASIONS_ALL or NON_EVASIONS_ALL, generated legal (pins and king steps applied)
 };
 
 struct ExtMove {

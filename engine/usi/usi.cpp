@@ -212,13 +212,10 @@ bool UsiLoop::execute(std::string_view line) {
     release_held_answer();
     engine_.stop();
     engine_.wait_for_search_finished();
+  } else if ((cmd == "d" || cmd == "sfen" || cmd == "eval") && !position_error_.empty()) {
+    info_string(no_position());
   } else if (cmd == "d" || cmd == "sfen") {
-    if (!position_error_.empty())
-      info_string("no position: the last position command was refused (" + position_error_ + ")");
-    else
-      info_string("sfen " + engine_.position().sfen());
-  } else if (cmd == "eval" && !position_error_.empty()) {
-    info_string("no position: the last position command was refused (" + position_error_ + ")");
+    info_string("sfen " + engine_.position().sfen());
   } else if (cmd == "eval") {
     info_string("eval " + std::to_string(evaluate(engine_.position())) + " (side to move)");
   } else if (cmd == "tt" && tokens.size() > 1 && tokens[1] == "stats") {
@@ -334,13 +331,17 @@ void UsiLoop::cmd_go(const std::vector<std::string>& tokens) {
 }
 
 void UsiLoop::answer_without_position(const SearchLimits& limits, bool perft) {
-  info_string("go: no position to search: the last position command was refused (" + position_error_ + ")");
+  info_string("go: " + no_position());
   if (perft) return;  // perft is no game move: the error is the whole answer
   const std::string answer = limits.mate_search ? "checkmate nomate" : "bestmove resign";
   if (limits.ponder || limits.infinite)
     held_answer_ = answer;
   else
     print(answer);
+}
+
+std::string UsiLoop::no_position() const {
+  return "no position: the last position command was refused (" + position_error_ + ")";
 }
 
 void UsiLoop::release_held_answer() {

@@ -39,6 +39,7 @@ class UsiLoop {
   // was ponder or infinite, as USI requires of every bestmove.
   void answer_without_position(const SearchLimits& limits, bool perft);
   void release_held_answer();
+  std::string no_position() const;  // the refusal, for every command that needs the position
 
   std::istream& in_;
   std::ostream& out_;

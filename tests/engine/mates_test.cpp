@@ -90,6 +90,14 @@ Result run(Engine& engine, const std::string& sfen, SearchLimits limits) {
   return r;
 }
 
+// `go btime 0 wtime 0 byoyomi <ms>`, as a GUI sends it in a byoyomi game.
+SearchLimits byoyomi_only(int64_t ms) {
+  SearchLimits limits;
+  limits.time[BLACK] = limits.time[WHITE] = 0;
+  limits.byoyomi[BLACK] = limits.byoyomi[WHITE] = ms;
+  return limits;
+}
+
 // After `first`, every defence still loses to a mate in the remaining plies (checked by the exhaustive solver
 // for lines of checks, or directly when it is mate at once).
 bool mates_in(const std::string& sfen, Move first, int plies) {
@@ -194,10 +202,7 @@ TEST_CASE("a mate that needs a non-promotion: the shortest one is found by the s
   const std::string sfen = "5g3/5k1+pG/6g2/7R1/7+B1/4L4/9/9/K8 b - 1";
   Engine engine;
   engine.ready();
-  SearchLimits limits;
-  limits.time[BLACK] = limits.time[WHITE] = 0;
-  limits.byoyomi[BLACK] = limits.byoyomi[WHITE] = 5000;
-  const Result r = run(engine, sfen, limits);
+  const Result r = run(engine, sfen, byoyomi_only(5000));
   CHECK(r.last_score == mate_in(5));
   CHECK(to_usi(r.best) == "2d2b");
 
@@ -217,10 +222,7 @@ TEST_CASE("no mate is reported where the only mating move would be a pawn-drop m
   const std::string sfen = "7lk/9/8S/9/9/9/9/7L1/8K b P 1";
   Engine engine;
   engine.ready();
-  SearchLimits limits;
-  limits.time[BLACK] = limits.time[WHITE] = 0;
-  limits.byoyomi[BLACK] = limits.byoyomi[WHITE] = 2000;
-  const Result r = run(engine, sfen, limits);
+  const Result r = run(engine, sfen, byoyomi_only(2000));
   CHECK(r.last_score != mate_in(1));
   CHECK(to_usi(r.best) != "P*1b");
   CHECK(r.last_score == mate_in(3));
@@ -233,10 +235,7 @@ TEST_CASE("the shortest mate is reported when a longer one is found first") {
   const std::string sfen = "7S1/3B2sk1/5P3/9/1B7/9/9/9/8K b RGS 1";
   Engine engine;
   engine.ready();
-  SearchLimits limits;
-  limits.time[BLACK] = limits.time[WHITE] = 0;
-  limits.byoyomi[BLACK] = limits.byoyomi[WHITE] = 5000;
-  const Result r = run(engine, sfen, limits);
+  const Result r = run(engine, sfen, byoyomi_only(5000));
   CHECK(r.last_score == mate_in(5));
   CHECK(mates_in(sfen, r.best, 5));
 }
