@@ -26,9 +26,10 @@
 
 #include "config/cli_config.h"
 #include "config/config.h"
-#include "csa/client_session.h"
-#include "csa/csa_cli.h"
-#include "csa/server.h"
+#include "csa/client/session.h"
+#include "csa/client/cli.h"
+#include "csa/server/cli.h"
+#include "csa/server/server.h"
 #include "rules/position.h"
 #include "tournament/csa_server_engines.h"
 #include "tournament/journal.h"

@@ -6,13 +6,13 @@
 #include <mutex>
 #include <thread>
 
-#include "csa/client_connection.h"
-#include "csa/client_engine.h"
-#include "csa/client_game.h"
-#include "csa/client_link.h"
-#include "csa/client_log.h"
-#include "csa/client_login.h"
-#include "csa/server.h"
+#include "csa/client/connection.h"
+#include "csa/client/engine.h"
+#include "csa/client/game.h"
+#include "csa/client/link.h"
+#include "csa/client/log.h"
+#include "csa/client/login.h"
+#include "csa/server/server.h"
 
 namespace arena::tournament {
 

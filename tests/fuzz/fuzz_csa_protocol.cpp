@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string>
 
-#include "csa/csa_message.h"
-#include "csa/game_summary.h"
+#include "csa/protocol/message.h"
+#include "csa/protocol/game_summary.h"
 #include "rules/position.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "csa/client_command.h"
-#include "csa/server_lobby.h"
-#include "csa/server_record.h"
+#include "csa/server/command.h"
+#include "csa/server/lobby.h"
+#include "csa/server/record.h"
 #include "rules/position.h"
 
 namespace {

@@ -1,0 +1,44 @@
+#pragma once
+// The command line of `shogi-arena serve` (this project's CSA server):
+//
+//   shogi-arena serve --listen 0.0.0.0:4081 --out csa-server --max-moves 256
+//
+// CLI11 stays in cli.cpp.
+
+#include <cstdint>
+#include <expected>
+#include <string>
+#include <utility>
+
+#include "csa/server/config.h"
+
+namespace CLI {
+class App;
+}
+
+namespace arena::csa {
+
+// "HOST:PORT", "[v6]:PORT", "PORT" or "HOST" (port 4081) -> address and port.
+std::expected<std::pair<std::string, uint16_t>, std::string> parse_listen_address(const std::string& text);
+
+class CsaServerCli {
+ public:
+  void add_to(CLI::App& app);
+  std::expected<CsaServerConfig, std::string> build() const;
+
+ private:
+  std::string listen_ = "127.0.0.1:4081";
+  std::string event_ = "local";
+  int max_moves_ = 256;
+  int least_time_per_move_ = 0;
+  int max_identifier_ = 32;
+  int agree_timeout_s_ = 120;
+  int max_connections_ = 256;
+  size_t max_line_length_ = 4096;
+  std::string out_;
+  std::string results_;
+  std::string log_;
+  bool log_traffic_ = false;
+};
+
+}  // namespace arena::csa

@@ -1,0 +1,97 @@
+#pragma once
+// The CSA server without sockets: logins, the x1 commands, pairing by game name, and the games' lifecycle
+// (csa-protocol.md §2, §9), answering every line as shogi-server does. The socket layer (server.cpp) feeds it
+// lines with the time they were read, tells it about closed connections, and arms one timer at next_deadline().
+//
+// Single-threaded: every call must come from the same thread (the server's I/O thread).
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "csa/server/config.h"
+#include "csa/server/game.h"
+
+namespace arena::csa {
+
+// A client connection as the lobby sees it.
+class Connection {
+ public:
+  virtual ~Connection() = default;
+  // Queues whole lines ("\n"-terminated) for sending.
+  virtual void send(std::string_view text) = 0;
+  // Sends what is queued, then closes. Must not call back into the lobby synchronously.
+  virtual void close() = 0;
+  // "127.0.0.1:54321", for the log.
+  virtual std::string peer() const = 0;
+};
+
+class Lobby {
+ public:
+  using PlayerId = uint64_t;
+  struct Hooks {
+    std::function<void(const std::string&)> log;           // one event, without a newline
+    std::function<void(const ServerGame&)> game_finished;  // a game with a result (not a rejected one)
+  };
+
+  Lobby(const CsaServerConfig& config, Hooks hooks);
+  ~Lobby();
+
+  // A new connection, not logged in yet.
+  PlayerId connect(std::shared_ptr<Connection> conn, SteadyTime now);
+  // One line (without its LF; a CR is still there) read at `now`. Returns false when the line was answered with
+  // an error (LOGIN:incorrect, ##[ERROR]), so the caller can drop a client that sends nothing but garbage.
+  bool on_line(PlayerId id, std::string_view line, SteadyTime now);
+  // The connection is gone: EOF, an error, or dropped by the socket layer. Safe to call for any id, any time.
+  void on_disconnect(PlayerId id, SteadyTime now);
+  // Flags, agreement timeouts and login timeouts due by `now`.
+  void on_timer(SteadyTime now);
+  // The next moment on_timer has something to do.
+  std::optional<SteadyTime> next_deadline() const;
+  // The server stops: running games end with #CHUDAN, pending ones are rejected, every connection is closed.
+  void shutdown(SteadyTime now);
+
+  size_t connection_count() const { return players_.size(); }
+  size_t game_count() const { return games_.size(); }
+
+ private:
+  enum class Status { LoggingIn, Connected, GameWaiting, AgreeWaiting, StartWaiting, InGame, Finished };
+  struct Player;
+  struct GameEntry;
+
+  bool handle_login(Player& p, std::string_view line, SteadyTime now);
+  bool handle_command(Player& p, const ClientCommand& cmd, std::string_view line, SteadyTime now);
+  bool game_command(Player& p, bool challenge, const std::string& name, char turn, SteadyTime now);
+  void create_game(Player& p1, Player& p2, const std::string& name, const GameName& gn, SteadyTime now);
+  void deliver(GameEntry& entry, Outbox& out);
+  void finish_game(uint64_t game_key);
+  void after_game_call(uint64_t game_key, Outbox& out);
+  void drop(Player& p, SteadyTime now);
+  void retire(Player& p);
+  void send(Player& p, std::string_view text);
+  std::string issue_timestamp();
+  std::string who_line(const Player& p) const;
+  static const char* status_name(Status s);
+  Player* find(PlayerId id);
+  void log(const std::string& text) const;
+
+  CsaServerConfig config_;
+  Hooks hooks_;
+  std::map<PlayerId, std::unique_ptr<Player>> players_;
+  std::vector<PlayerId> logged_in_;  // login order: rival search and %%WHO follow it, as on shogi-server
+  std::map<std::string, PlayerId> by_name_;
+  std::map<uint64_t, std::unique_ptr<GameEntry>> games_;  // creation order, for %%LIST
+  PlayerId next_player_ = 1;
+  uint64_t next_game_ = 1;
+  int64_t last_timestamp_ = 0;  // Game_IDs get strictly increasing seconds
+  bool stopping_ = false;
+  std::mt19937 rng_;
+};
+
+}  // namespace arena::csa

@@ -1,0 +1,142 @@
+#include "csa/server/record.h"
+
+#include "csa/server/board.h"
+
+#include <cstdio>
+#include <ctime>
+
+namespace arena::csa {
+
+using shogi::BLACK;
+using shogi::Color;
+using shogi::WHITE;
+
+namespace {
+
+std::tm local_tm(SystemTime t) {
+  std::time_t tt = std::chrono::system_clock::to_time_t(t);
+  std::tm tm{};
+  localtime_r(&tt, &tm);
+  return tm;
+}
+
+std::string format_time(SystemTime t, const char* format) {
+  std::tm tm = local_tm(t);
+  char buf[64];
+  size_t n = std::strftime(buf, sizeof buf, format, &tm);
+  return std::string(buf, n);
+}
+
+const char* result_word(const ServerGame& game, Color c) {
+  const GameOutcome& o = game.outcome();
+  if (o.kind == GameEndKind::Chudan) return "none";
+  if (!o.winner) return "draw";
+  return *o.winner == c ? "win" : "lose";
+}
+
+std::string illegal_action(Color loser) { return loser == BLACK ? "%+ILLEGAL_ACTION" : "%-ILLEGAL_ACTION"; }
+
+}  // namespace
+
+std::string local_time_text(SystemTime t) { return format_time(t, "%Y/%m/%d %H:%M:%S"); }
+
+std::string record_relative_path(const ServerGame& game) {
+  return format_time(game.created_time(), "%Y/%m/%d/") + game.setup().game_id + ".csa";
+}
+
+std::string server_csa_record(const ServerGame& game) {
+  const GameSetup& s = game.setup();
+  std::string out;
+  out += "'CSA record by the shogi-arena CSA server\n";
+  out += "V2.2\n";
+  out += "N+" + s.names[BLACK] + "\n";
+  out += "N-" + s.names[WHITE] + "\n";
+  out += "$EVENT:" + s.game_id + "\n";
+  out += "$START_TIME:" + local_time_text(game.created_time()) + "\n";
+  if (game.end_time() != SystemTime{}) out += "$END_TIME:" + local_time_text(game.end_time()) + "\n";
+  if (s.increment_s == 0) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%02d:%02d+%02d", s.total_s / 3600, s.total_s / 60 % 60, s.byoyomi_s);
+    out += std::string("$TIME_LIMIT:") + limit + "\n";
+  }
+  out += "'Max_Moves:" + std::to_string(s.max_moves) + "\n";
+  out += "'Least_Time_Per_Move:" + std::to_string(s.least_time_per_move_s) + "\n";
+  if (s.increment_s > 0) out += "'Increment:" + std::to_string(s.increment_s) + "\n";
+  // The start position, then the moves from it.
+  shogi::Position start;
+  shogi::StateInfo si;
+  (void)start.set(game.start_sfen(), &si);
+  out += csa_board_text(start);
+  size_t initial = 0;
+  for (const ServerMove& m : game.moves()) initial += m.initial;
+  if (initial > 0) out.append("'").append(std::to_string(initial)).append(" moves played before the game\n");
+  for (const ServerMove& m : game.moves()) {
+    out += m.csa + "\nT" + std::to_string(m.time_s) + "\n";
+    if (!m.comment.empty()) out += m.comment + "\n";
+  }
+
+  const GameOutcome& o = game.outcome();
+  Color to_move = game.record().position().side_to_move();
+  std::optional<Color> loser;
+  if (o.winner) loser = ~*o.winner;
+  switch (o.kind) {
+    case GameEndKind::None:
+      break;
+    case GameEndKind::Resign:
+      out += "%TORYO\n";
+      break;
+    case GameEndKind::Abnormal:
+      out.append("'").append(o.detail).append("\n");
+      out += loser == to_move ? std::string("%TORYO\n") : illegal_action(*loser) + "\n";
+      break;
+    case GameEndKind::TimeUp:
+      out += "%TIME_UP\n";
+      break;
+    case GameEndKind::IllegalMove:
+    case GameEndKind::Uchifuzume:
+    case GameEndKind::SelfCheck:
+      out += "'ILLEGAL_MOVE(" + game.illegal_line() + ")\n";
+      if (!o.detail.empty()) out.append("'").append(o.detail).append("\n");
+      out += "%ILLEGAL_MOVE\n";
+      break;
+    case GameEndKind::Kachi:
+      out += "%KACHI\n";
+      break;
+    case GameEndKind::IllegalKachi:
+      out += "'ILLEGAL_MOVE(%KACHI): " + o.detail + "\n";
+      out += "%ILLEGAL_MOVE\n";
+      break;
+    case GameEndKind::Sennichite:
+      out += "%SENNICHITE\n";
+      break;
+    case GameEndKind::OuteSennichite:
+      out += "'OUTE_SENNICHITE\n";
+      out += illegal_action(*loser) + "\n";
+      break;
+    case GameEndKind::MaxMoves:
+      out += "%MAX_MOVES\n";
+      break;
+    case GameEndKind::Chudan:
+      out += "%CHUDAN\n";
+      break;
+  }
+  if (o.kind != GameEndKind::None)
+    out += std::string("'summary:") + summary_type(o.kind) + ":" + s.names[BLACK] + " " + result_word(game, BLACK) +
+           ":" + s.names[WHITE] + " " + result_word(game, WHITE) + "\n";
+  return out;
+}
+
+std::string results_list_line(const ServerGame& game, const std::string& record_path) {
+  const GameSetup& s = game.setup();
+  std::string out = local_time_text(game.end_time());
+  out += '\t';
+  out += summary_type(game.outcome().kind);
+  out += '\t';
+  out += result_word(game, BLACK);
+  out += '\t' + s.list_names[BLACK] + '\t' + s.list_names[WHITE] + '\t';
+  out += result_word(game, WHITE);
+  out += '\t' + record_path + '\n';
+  return out;
+}
+
+}  // namespace arena::csa
