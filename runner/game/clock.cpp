@@ -29,30 +29,20 @@ Clock::Verdict Clock::charge(Micros used, Micros margin) {
 }
 
 usi::GoParams go_params(const Clock& black, const Clock& white, shogi::Color mover, bool ponder) {
-  usi::GoParams p;
-  p.ponder = ponder;
-  const Clock& own = mover == shogi::BLACK ? black : white;
-  const TimeControl& tc = own.control();
-  if (tc.movetime_ms) {
-    p.movetime = *tc.movetime_ms;
-  } else if (tc.has_clock()) {
-    const Clock& other = mover == shogi::BLACK ? white : black;
-    bool other_clock = other.control().has_clock() && !other.control().movetime_ms;
-    std::int64_t mine = own.remaining_ms();
-    std::int64_t theirs = other_clock ? other.remaining_ms() : mine;
-    p.btime = mover == shogi::BLACK ? mine : theirs;
-    p.wtime = mover == shogi::BLACK ? theirs : mine;
-    if (tc.byoyomi_ms > 0) p.byoyomi = tc.byoyomi_ms;
-    std::int64_t other_inc = other_clock ? other.control().increment_ms : 0;
-    if (tc.increment_ms > 0 || other_inc > 0) {
-      p.binc = mover == shogi::BLACK ? tc.increment_ms : other_inc;
-      p.winc = mover == shogi::BLACK ? other_inc : tc.increment_ms;
-    }
+  const Clock* clocks[shogi::COLOR_NB] = {&black, &white};
+  const TimeControl& tc = clocks[mover]->control();
+  usi::GoRequest r;
+  r.mover = mover;
+  r.ponder = ponder;
+  r.movetime_ms = tc.movetime_ms;
+  for (shogi::Color c : {shogi::BLACK, shogi::WHITE}) {
+    const TimeControl& side = clocks[c]->control();
+    if (side.has_clock() && !side.movetime_ms)
+      r.clock[c] = usi::SideClock{clocks[c]->remaining_ms(), side.increment_ms, side.byoyomi_ms};
   }
-  if (tc.nodes) p.nodes = *tc.nodes;
-  if (tc.depth) p.depth = *tc.depth;
-  // Neither a clock nor movetime: nodes/depth alone bound the search.
-  return p;
+  r.nodes = tc.nodes;
+  r.depth = tc.depth;
+  return usi::build_go(r);
 }
 
 }  // namespace arena::game

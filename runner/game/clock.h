@@ -12,7 +12,7 @@
 
 #include "game/game.h"
 #include "rules/types.h"
-#include "usi/usi_client.h"
+#include "usi/go_builder.h"
 
 namespace arena::game {
 
@@ -42,10 +42,8 @@ class Clock {
   Micros remaining_{0};
 };
 
-// The `go` for `mover` given both clocks. btime/wtime are the remaining main times (never including an
-// increment), binc/winc the increments (sent when either side has one), byoyomi the mover's own (USI has one
-// byoyomi field per go). A mover with movetime gets `movetime`; nodes/depth go along. A side without a clock
-// (only limits) is shown with the mover's remaining time so that engines never see a bogus 0.
+// The `go` for `mover` given both clocks, by the USI time rule of usi/go_builder.h. Nothing of the turn is spent
+// yet (the runner writes `go` as the mover's clock starts).
 usi::GoParams go_params(const Clock& black, const Clock& white, shogi::Color mover, bool ponder = false);
 
 }  // namespace arena::game

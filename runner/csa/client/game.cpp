@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "csa/client/answer.h"
+#include "csa/client/game_terms.h"
+#include "csa/client/turn_time.h"
 #include "csa/protocol/message.h"
 #include "output/record_common.h"
 #include "rules/game_end.h"
@@ -98,45 +101,10 @@ constexpr auto SLICE = std::chrono::milliseconds(20);
 // "Forever" for waits on the server; keep-alives still go out on time.
 constexpr auto LONG_WAIT = std::chrono::hours(24);
 
-// Concatenation by appending: GCC 12 at -O3 warns falsely (-Wrestrict) about chains of "literal" + std::string.
-std::string cat(std::initializer_list<std::string_view> parts) {
-  std::string out;
-  for (auto p : parts) out.append(p);
-  return out;
-}
-
 int64_t micros(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration_cast<std::chrono::microseconds>(to - from).count();
 }
 int64_t millis(Clock::duration d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); }
-
-SearchInfo to_record_info(const usi::SearchInfo& in) {
-  SearchInfo out;
-  out.depth = in.depth;
-  out.seldepth = in.seldepth;
-  out.nodes = in.nodes;
-  out.pv = in.pv;
-  if (in.score) {
-    if (in.score->is_mate())
-      out.score_mate = in.score->value != 0 ? in.score->value : in.score->mate_sign;
-    else
-      out.score_cp = in.score->value;
-  }
-  return out;
-}
-
-std::string describe(const TimeRule& r) {
-  if (!r.timed()) return "untimed";
-  auto sec = [](int64_t ms) {
-    std::string s = std::to_string(ms / 1000);
-    if (ms % 1000) s.append(".").append(std::to_string(1000 + ms % 1000).substr(1));
-    return s;
-  };
-  std::string out = sec(r.total_ms.value_or(0));
-  if (r.increment_ms > 0) out.append("+").append(sec(r.increment_ms));
-  if (r.byoyomi_ms > 0) out.append("+").append(sec(r.byoyomi_ms)).append("b");
-  return out;
-}
 
 class Game {
  public:
@@ -184,46 +152,16 @@ class Game {
     if (!error.empty()) return reject("cannot play this game: " + error);
 
     report_.summary = parser.summary();
-    const GameSummary& s = *report_.summary;
-    for (const auto& u : s.unknown) note("Game_Summary: unknown key ignored: " + u);
-    for (const auto& w : s.warnings) warn("Game_Summary: " + w);
-    us_ = s.your_turn;
+    GameTerms terms = game_terms(*report_.summary, game_);
+    for (const auto& n : terms.notes) note(n);
+    for (const auto& w : terms.warnings) warn(w);
+    us_ = terms.us;
     them_ = ~us_;
     report_.us = us_;
-    if (s.declaration.empty() || s.declaration.starts_with("Jishogi 1.1")) {
-      declaration_rule_ = shogi::EnteringKingRule::Point27;
-    } else {
-      declaration_rule_ = shogi::EnteringKingRule::Off;
-      warn("Declaration:" + s.declaration + " is not the CSA 27-point rule: the engine's `win` will not be declared");
-    }
-    if (s.rematch_on_draw) warn("Rematch_On_Draw:YES: a draw may be followed by a new Game_Summary");
-
-    std::string position = "sfen " + s.start_sfen;
-    if (!s.moves.empty()) {
-      position += " moves";
-      for (const auto& m : s.moves) position += " " + m.usi;
-    }
-    if (auto ok = game_.start(position); !ok) return reject("the rules library rejects the position: " + ok.error());
-    clock_ = s.clock;
-    if (s.max_moves > 0 && int(s.moves.size()) >= s.max_moves) warn("the Position block already reaches Max_Moves");
-    if (shogi::MoveList<shogi::LEGAL>(game_.position()).size() == 0)
-      warn("the side to move has no legal move in the Position block");
-
-    PlayedGame& rec = report_.record;
-    rec.event = s.game_id;
-    rec.names[BLACK] = s.name[BLACK];
-    rec.names[WHITE] = s.name[WHITE];
-    rec.start_sfen = s.start_sfen;
-    rec.time_control = clock_.rule(BLACK) == clock_.rule(WHITE)
-                           ? describe(clock_.rule(BLACK))
-                           : "black " + describe(clock_.rule(BLACK)) + ", white " + describe(clock_.rule(WHITE));
-    for (std::size_t i = 0; i < s.moves.size(); ++i) {
-      MoveRecord mr;
-      mr.move = game_.moves()[i];
-      mr.time_ms = s.moves[i].time_ms.value_or(0);
-      mr.opening = true;
-      rec.moves.push_back(mr);
-    }
+    if (!terms.unplayable.empty()) return reject(terms.unplayable);
+    declaration_rule_ = terms.declaration_rule;
+    clock_ = terms.clock;
+    report_.record = std::move(terms.record);
 
     // The engine must be able to play before we promise to.
     publish("preparing the engine");
@@ -372,9 +310,7 @@ class Game {
       warn("the server relayed " + m.text + ", which our rules reject (" + move.error() +
            "); waiting for the server's verdict");
       desync_ = true;
-      auto budget = clock_.budget_ms(us_);
-      desync_deadline_ = time + std::chrono::milliseconds(budget ? std::max<int64_t>(0, *budget - settings_.margin_ms)
-                                                                 : settings_.untimed_move_ms);
+      desync_deadline_ = desync_deadline(clock_, us_, settings_, time);
       if (mover == us_) awaiting_ = Awaiting::Nothing;
       stop_search();
       return;
@@ -425,16 +361,7 @@ class Game {
         return resign("the engine cannot be started");
     }
 
-    std::optional<int64_t> budget = clock_.budget_ms(us_);
-    Deadline stop_at, emergency;
-    if (budget) {
-      stop_at = turn_start_ + std::chrono::milliseconds(std::max<int64_t>(0, *budget - settings_.margin_ms));
-      emergency = turn_start_ + std::chrono::milliseconds(std::max<int64_t>(0, *budget - settings_.margin_ms / 2));
-    } else {
-      stop_at = turn_start_ +
-                std::chrono::milliseconds(settings_.untimed_move_ms + std::max<int64_t>(1000, settings_.margin_ms));
-      emergency = stop_at + std::chrono::seconds(5);
-    }
+    const auto [stop_at, emergency] = turn_deadlines(clock_, us_, settings_, turn_start_);
 
     usi::SearchInfo info;
     usi::SearchResult result;
@@ -446,7 +373,7 @@ class Game {
       if (need_go) {
         need_go = false;
         auto& u = engine_.usi();
-        bool ok = u.position(game_.usi_position_command()).ok() && u.go(go_params(turn_start_)).ok();
+        bool ok = u.position(game_.usi_position_command()).ok() && u.go(turn_go(clock_, us_, settings_, millis(Clock::now() - turn_start_))).ok();
         if (ok && clean) report_.line_to_go_us.push_back(micros(turn_start_, Clock::now()));
         if (!ok) {
           result.status = usi::Status::Disconnected;
@@ -497,102 +424,26 @@ class Game {
     }
   }
 
-  // `turn_began`: when our time started running (the time since then is taken off, with the margin).
-  usi::GoParams go_params(Clock::time_point turn_began) const {
-    usi::GoParams p;
-    const TimeRule& mine = clock_.rule(us_);
-    const TimeRule& theirs = clock_.rule(them_);
-    auto& my_time = us_ == BLACK ? p.btime : p.wtime;
-    auto& their_time = us_ == BLACK ? p.wtime : p.btime;
-    if (!mine.timed()) {
-      my_time = 0;
-      their_time = 0;
-      p.byoyomi = settings_.untimed_move_ms;
-      return p;
-    }
-    // The margin and the time already gone since our turn began come off the main time first, then off
-    // byoyomi, then off the increment: what is left is what the engine may really use.
-    int64_t take = settings_.margin_ms + std::max<int64_t>(0, millis(Clock::now() - turn_began));
-    int64_t rem = clock_.remaining_ms(us_), byo = mine.byoyomi_ms, inc = mine.increment_ms;
-    for (int64_t* v : {&rem, &byo, &inc}) {
-      int64_t d = std::min(*v, take);
-      *v -= d;
-      take -= d;
-    }
-    my_time = rem;
-    their_time = clock_.remaining_ms(them_);
-    if (mine.byoyomi_ms > 0) p.byoyomi = byo;
-    if (mine.increment_ms > 0 || theirs.increment_ms > 0) {
-      (us_ == BLACK ? p.binc : p.winc) = inc;
-      (us_ == BLACK ? p.winc : p.binc) = theirs.increment_ms;
-    }
-    return p;
-  }
-
   void decide_and_send(const usi::SearchResult& result, const usi::SearchInfo& info, bool answered) {
-    const shogi::Position& pos = game_.position();
-    std::string fallback_why;
-    std::optional<shogi::Move> move;
-    if (!answered) {
-      fallback_why = result.status == usi::Status::Timeout ? std::string("the engine did not answer `stop` in time")
-                                                           : cat({"the engine is gone (", result.text, ")"});
-    } else if (result.status == usi::Status::ProtocolError) {
-      fallback_why = cat({"malformed bestmove '", result.text, "'"});
-    } else if (result.bestmove.is_resign()) {
-      return resign("");
-    } else if (result.bestmove.is_win()) {
-      auto check = shogi::check_declaration(pos, declaration_rule_);
-      if (check.valid) return declare();
-      fallback_why = cat({"the engine declared a win the rules do not allow (",
-                          check.reason.empty() ? std::string_view("declarations are off") : check.reason, ")"});
-    } else {
-      auto m = shogi::parse_usi_move(pos, result.bestmove.move);
-      if (m)
-        move = *m;
-      else
-        fallback_why = cat({"illegal bestmove ", m.error()});
-    }
-    if (!move) {
-      move = fallback_move(info, result.bestmove.move);
-      ++report_.fallback_moves;
-      if (!move) return resign(cat({fallback_why, "; no legal move to play instead"}));
-      warn(cat({fallback_why, "; playing ", shogi::to_usi(*move), " instead"}));
-    }
+    Answer a = decide_answer(game_.position(), result, info, answered, declaration_rule_);
+    if (!a.fallback_why.empty()) ++report_.fallback_moves;
+    if (a.kind == Answer::Kind::Declare) return declare();
+    if (a.kind == Answer::Kind::Resign)
+      return resign(a.fallback_why.empty() ? std::string() : a.fallback_why + "; no legal move to play instead");
+    if (!a.fallback_why.empty()) warn(a.fallback_why + "; playing " + shogi::to_usi(a.move) + " instead");
 
-    std::string token = shogi::to_csa(*move);
+    std::string token = shogi::to_csa(a.move);
     std::string line = token;
     SearchInfo rec_info = to_record_info(info);
-    if (settings_.floodgate_comments) line += floodgate_comment(*move, rec_info);
+    if (settings_.floodgate_comments) line += floodgate_comment(game_.position(), a.move, rec_info, us_);
     Clock::time_point sent;
     conn_.send(line, &sent);
-    if (answered && fallback_why.empty()) report_.bestmove_to_send_us.push_back(micros(result.bestmove_time, sent));
+    if (a.fallback_why.empty()) report_.bestmove_to_send_us.push_back(micros(result.bestmove_time, sent));
     sent_move_ = token;
     sent_info_ = rec_info;
-    ponder_move_ = answered && fallback_why.empty() ? result.bestmove.ponder : std::string();
+    ponder_move_ = a.fallback_why.empty() ? result.bestmove.ponder : std::string();
     awaiting_ = Awaiting::Echo;
     publish("their turn");
-  }
-
-  // The head of the engine's PV when it is legal (and not the move just refused), else the first legal move.
-  std::optional<shogi::Move> fallback_move(const usi::SearchInfo& info, const std::string& refused) const {
-    const shogi::Position& pos = game_.position();
-    if (!info.pv.empty() && info.pv.front() != refused)
-      if (auto m = shogi::parse_usi_move(pos, info.pv.front())) return *m;
-    shogi::MoveList<shogi::LEGAL> moves(pos);
-    if (moves.size() == 0) return std::nullopt;
-    return moves.begin()->move;
-  }
-
-  // ",'* <score> <pv>": black's view, the PV in CSA from the expected reply on (csa-protocol.md §7).
-  std::string floodgate_comment(shogi::Move played, const SearchInfo& info) const {
-    std::optional<int> score = record::score_for_black(info, us_);
-    if (!score) return {};
-    std::string out = ",'* " + std::to_string(*score);
-    std::vector<shogi::Move> pv = record::legal_pv(game_.position(), info.pv);
-    std::size_t first = !pv.empty() && pv.front() == played ? 1 : 0;
-    if (first == 0 && !pv.empty()) return out;  // a PV that does not start with the move played says nothing
-    for (std::size_t i = first; i < pv.size(); ++i) out.append(" ").append(shogi::to_csa(pv[i]));
-    return out;
   }
 
   void resign(const std::string& why) {
@@ -631,7 +482,7 @@ class Game {
 
   // The clocks as they will be when the guessed move is played: ours as now, none of it spent yet.
   usi::GoParams go_params_for_ponder() const {
-    usi::GoParams p = go_params(Clock::now());
+    usi::GoParams p = turn_go(clock_, us_, settings_, 0);
     p.ponder = true;
     return p;
   }

@@ -2,22 +2,14 @@
 // One game on a CSA server, from the Game_Summary block to the result line (csa-protocol.md §2-§7), over a
 // ClientConnection (no sockets here: tests feed scripted lines) and a ClientEngine.
 //
-// Decisions the protocol leaves to the client:
-// - Clocks: the server's T of every echoed move is the truth for both sides (CsaClock). Our turn starts when the
-//   line that gave it to us (START or the opponent's move) was read. The engine is told the server budget minus
-//   `margin_ms` and the time already spent since that line: taken off the main time first, then off byoyomi,
-//   then off the increment. USI semantics: btime is the remaining main time WITHOUT this move's increment and
-//   binc the increment.
-// - Our own flag: if the engine has not answered `margin_ms` before the server budget ends, it gets `stop`;
-//   if it still has not answered at half the margin before the end, the client plays a fallback move itself
-//   (see below) and restarts the engine during the opponent's turn. A server may notice a time-up a minute
-//   late; we never rely on it.
-// - The engine's answer: `resign` -> %TORYO. `win` -> %KACHI only when check_declaration() holds under the
-//   summary's declaration rule (Jishogi 1.1 or none given = the CSA 27-point rule; any other rule: never);
-//   a false `win` is never sent, because the server scores it as a loss. Instead — as for an illegal or
-//   malformed bestmove and for an engine that is still silent at the emergency deadline — the client plays a
-//   fallback move: the head of the engine's last PV if it is legal, else the first legal move (a move keeps the
-//   game alive; a false declaration or an illegal move loses it at once). No legal move at all: %TORYO.
+// The loop itself lives in game.cpp; the decisions the protocol leaves to the client are parts of their own,
+// each tested directly:
+// - game_terms.h: what the Game_Summary means (colour, declaration rule, position, clocks) or why we REJECT;
+// - turn_time.h: the clocks of our turn (the server's T is the truth), the `go`, when to `stop` the engine and
+//   when to play without it (our own flag: a server may notice a time-up a minute late, we never rely on it);
+// - answer.h: what is sent for the engine's answer (a false `win` or an illegal move is never sent; a fallback
+//   move keeps the game alive).
+// Also decided here:
 // - An engine that crashes mid-game is restarted and asked again with the time left; if it cannot be started,
 //   %TORYO. %CHUDAN or any other % command is never sent.
 // - A move echoed by the server that our rules reject: the server is then the judge; we wait for its result
@@ -34,19 +26,12 @@
 
 #include "csa/client/connection.h"
 #include "csa/client/engine.h"
+#include "csa/client/game_settings.h"
 #include "csa/protocol/game_end.h"
 #include "csa/protocol/game_summary.h"
 #include "game/game_result.h"
 
 namespace arena::csa {
-
-struct GameSettings {
-  int64_t margin_ms = 1000;
-  bool floodgate_comments = false;
-  bool ponder = false;
-  bool resign_on_stop = false;
-  int64_t untimed_move_ms = 10000;  // think time per move when the server sets no clock at all
-};
 
 // What the live status line shows.
 struct LiveStatus {
