@@ -3,6 +3,7 @@
 #include <deque>
 
 #include "rules/perft.h"
+#include "search/evaluate.h"
 
 namespace shogi {
 
@@ -18,6 +19,8 @@ Engine::~Engine() {
   timer_.disarm();
   threads_.set(0, nullptr);
 }
+
+Value Engine::static_eval() const { return evaluate(position()); }
 
 void Engine::set_callbacks(SearchCallbacks callbacks) {
   wait_for_search_finished();

@@ -32,6 +32,8 @@ class Engine {
   // search is unaffected: it works on its own copy.
   std::expected<void, std::string> set_position(std::string_view text);
   const Position& position() const { return record_.position(); }
+  // The static evaluation of the current position, from the side to move's view (the `eval` command).
+  Value static_eval() const;
 
   // Take effect at the next ready() (USI `isready`), where the heavy work belongs.
   void set_hash_size(size_t mb) { hash_mb_ = mb; }

@@ -178,7 +178,10 @@ void Worker::run_mate_search() {
     sh.wake_cv.wait(lock, [&] { return sh.stop.load() || (!sh.ponder.load() && !sh.limits.infinite); });
   }
   nodes_ = solver.nodes();
-  if (sh.callbacks.on_checkmate) sh.callbacks.on_checkmate(int(r.status), r.pv);
+  const CheckmateStatus status = r.status == MateResult::Status::Mate     ? CheckmateStatus::Mate
+                                 : r.status == MateResult::Status::NoMate ? CheckmateStatus::NoMate
+                                                                          : CheckmateStatus::Timeout;
+  if (sh.callbacks.on_checkmate) sh.callbacks.on_checkmate(status, r.pv);
 }
 
 void Worker::report(int depth, Milliseconds elapsed) const {

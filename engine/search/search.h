@@ -51,13 +51,16 @@ struct InfoFull {
   std::vector<Move> pv;
 };
 
+// The answer to `go mate`: `checkmate <pv>`, `checkmate nomate` (proven) or `checkmate timeout`.
+enum class CheckmateStatus { Mate, NoMate, Timeout };
+
 struct SearchCallbacks {
   std::function<void(const InfoFull&)> on_info;
   std::function<void(const std::string&)> on_info_string;
   // best is MOVE_RESIGN or MOVE_WIN for `bestmove resign` / `bestmove win`; ponder may be MOVE_NONE.
   std::function<void(Move best, Move ponder)> on_bestmove;
   // `go mate`: the mating line, or empty with the status for nomate / timeout.
-  std::function<void(int status, const std::vector<Move>& pv)> on_checkmate;
+  std::function<void(CheckmateStatus status, const std::vector<Move>& pv)> on_checkmate;
 };
 
 struct SearchOptions {

@@ -5,8 +5,6 @@
 #include <sstream>
 
 #include "rules/notation.h"
-#include "search/evaluate.h"
-#include "search/mate.h"
 #include "usi/bench.h"
 
 namespace shogi::usi {
@@ -88,8 +86,8 @@ UsiLoop::UsiLoop(std::istream& in, std::ostream& out) : in_(in), out_(out) {
     }
     print(line);
   };
-  cb.on_checkmate = [this](int status, const std::vector<Move>& pv) {
-    if (status == int(MateResult::Status::Mate)) {
+  cb.on_checkmate = [this](CheckmateStatus status, const std::vector<Move>& pv) {
+    if (status == CheckmateStatus::Mate) {
       std::string s = "checkmate";
       for (Move m : pv) {
         s += ' ';
@@ -97,7 +95,7 @@ UsiLoop::UsiLoop(std::istream& in, std::ostream& out) : in_(in), out_(out) {
       }
       print(s);
     } else {
-      print(status == int(MateResult::Status::NoMate) ? "checkmate nomate" : "checkmate timeout");
+      print(status == CheckmateStatus::NoMate ? "checkmate nomate" : "checkmate timeout");
     }
   };
   engine_.set_callbacks(std::move(cb));
@@ -217,7 +215,7 @@ bool UsiLoop::execute(std::string_view line) {
   } else if (cmd == "d" || cmd == "sfen") {
     info_string("sfen " + engine_.position().sfen());
   } else if (cmd == "eval") {
-    info_string("eval " + std::to_string(evaluate(engine_.position())) + " (side to move)");
+    info_string("eval " + std::to_string(engine_.static_eval()) + " (side to move)");
   } else if (cmd == "tt" && tokens.size() > 1 && tokens[1] == "stats") {
     engine_.wait_for_search_finished();
     if (!engine_.tt().stats_enabled())

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <stdexcept>
 
 #include "game/adjudication.h"
 #include "game/clock.h"
@@ -74,8 +73,15 @@ class GameRun {
     game_.event = options_.event;
     for (Color c : {BLACK, WHITE}) game_.names[c] = players_[c]->name();
     game_.start_time = std::chrono::system_clock::now();
-    if (auto r = record_.start(start_position); !r)
-      throw std::invalid_argument("start position '" + start_position + "': " + r.error());
+    if (auto r = record_.start(start_position); !r) {
+      // Openings are checked when they are loaded, so this is a caller's mistake; it is still only this game's
+      // end, not played and not scored, and the engines were told nothing.
+      game_.start_sfen = std::string(shogi::START_SFEN);
+      game_.result = {Outcome::None, Termination::Interrupted,
+                      "runner error: start position '" + start_position + "': " + r.error()};
+      game_.end_time = std::chrono::system_clock::now();
+      return std::move(game_);
+    }
     game_.start_sfen = record_.start_sfen();
     for (shogi::Move m : record_.moves()) {
       MoveRecord rec;

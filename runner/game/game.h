@@ -126,7 +126,8 @@ class Player {
 // game ends as Interrupted. After the game each engine has been sent `gameover` (unless it died; an Interrupted
 // game sends `gameover draw` so the engine leaves its game state), engines found dead are reaped, and an engine
 // killed for a stall is no longer running(): the caller restarts it. A player that is not running when the game
-// starts loses it by Disconnect. Throws std::invalid_argument only for a bad `start_position` (a caller error).
+// starts loses it by Disconnect. A `start_position` the rules reject (a caller error: openings are checked when
+// loaded) is not played: the game ends Interrupted (not scored) with the reason, and the engines hear nothing.
 PlayedGame play_game(Player& black, Player& white, const std::string& start_position, const GameOptions& options,
                      const std::atomic<bool>* interrupt = nullptr);
 

@@ -1,5 +1,6 @@
 // Mates from ../shared/positions: every mate of up to 7 plies is found with the right `score mate n` and a mating
 // first move, `go mate` solves them, and nothing in no_mate.tsv is reported as a mate within its bound.
+#include <optional>
 #include <doctest/doctest.h>
 
 #include <condition_variable>
@@ -52,7 +53,7 @@ bool shared_available() {
 struct Result {
   Value last_score = VALUE_NONE;
   Move best = MOVE_NONE;
-  int mate_status = -1;
+  std::optional<CheckmateStatus> mate_status;
   std::vector<Move> mate_pv;
 };
 
@@ -75,7 +76,7 @@ Result run(Engine& engine, const std::string& sfen, SearchLimits limits) {
     r.best = best;
     finish();
   };
-  cb.on_checkmate = [&](int status, const std::vector<Move>& pv) {
+  cb.on_checkmate = [&](CheckmateStatus status, const std::vector<Move>& pv) {
     r.mate_status = status;
     r.mate_pv = pv;
     finish();
@@ -156,7 +157,7 @@ TEST_CASE("go mate solves the mates of up to 7 plies with a line that really mat
     limits.mate_time = 20000;
     const Result r = run(engine, row.sfen, limits);
     INFO(row.sfen);
-    REQUIRE(r.mate_status == int(MateResult::Status::Mate));
+    REQUIRE(r.mate_status == CheckmateStatus::Mate);
     // Play the line: every attacker move checks, and the final position has no legal reply.
     Position pos;
     std::deque<StateInfo> st(1);
@@ -191,7 +192,7 @@ TEST_CASE("no_mate.tsv: no mate within the stated bound is reported") {
     mate_limits.mate_search = true;
     mate_limits.mate_time = 3000;
     const Result m = run(engine, row.sfen, mate_limits);
-    if (m.mate_status == int(MateResult::Status::Mate)) CHECK(int(m.mate_pv.size()) > row.plies);
+    if (m.mate_status == CheckmateStatus::Mate) CHECK(int(m.mate_pv.size()) > row.plies);
   }
 }
 
@@ -210,7 +211,7 @@ TEST_CASE("a mate that needs a non-promotion: the shortest one is found by the s
   mate_limits.mate_search = true;
   mate_limits.mate_time = 20000;
   const Result m = run(engine, sfen, mate_limits);
-  REQUIRE(m.mate_status == int(MateResult::Status::Mate));
+  REQUIRE(m.mate_status == CheckmateStatus::Mate);
   CHECK(m.mate_pv.size() == 5);
   REQUIRE_FALSE(m.mate_pv.empty());
   CHECK(to_usi(m.mate_pv[0]) == "2d2b");

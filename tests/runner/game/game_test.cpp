@@ -580,7 +580,16 @@ TEST_CASE("a start position that is already over ends the game before any engine
   CHECK(g.result.outcome == Outcome::WhiteWin);
   CHECK(g.moves.empty());
   CHECK(lines_starting(logged(m.black().config().io_log, '>'), "go").empty());
-  CHECK_THROWS_AS(play_game(m.black(), m.white(), "sfen not-a-position", fast_options()), std::invalid_argument);
+  // A start position the rules reject is a game result, not an exception, and the engines hear nothing of it.
+  const auto gos = lines_starting(logged(m.black().config().io_log, '>'), "usinewgame").size();
+  PlayedGame bad;
+  CHECK_NOTHROW(bad = play_game(m.black(), m.white(), "sfen not-a-position", fast_options()));
+  CHECK(bad.result.termination == Termination::Interrupted);
+  CHECK(bad.result.outcome == Outcome::None);
+  CHECK(contains(bad.result.detail, "start position 'sfen not-a-position'"));
+  CHECK(bad.moves.empty());
+  CHECK(bad.names[shogi::BLACK] == m.black().name());
+  CHECK(lines_starting(logged(m.black().config().io_log, '>'), "usinewgame").size() == gos);
   m.close();
 }
 
