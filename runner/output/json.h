@@ -1,41 +1,24 @@
 #pragma once
-// The small part of JSON the result journal needs: writing string literals, and parsing a document back into a
-// tree of values with errors that say where the text went wrong. Numbers keep integers exact (int64) because
-// times and node counts must survive a round trip.
+// Boost.JSON for the result journal and the summaries, with what they need on top: a parse error that says where
+// the text went wrong, and numbers written as they always were. Heavy to compile: include it only where JSON is
+// read or written, never from a header.
 
-#include <cstdint>
+#include <boost/json/value.hpp>
 #include <expected>
 #include <string>
 #include <string_view>
-#include <utility>
-#include <variant>
-#include <vector>
 
 namespace arena::json {
 
-// Appends `s` as a JSON string literal, quotes included. Bytes >= 0x80 pass through (UTF-8 stays readable);
-// control characters are escaped.
-void append_string(std::string& out, std::string_view s);
+// Exactly one JSON value, surrounding whitespace allowed. An integer that fits is an int64 (uint64 above INT64_MAX),
+// so times and node counts are exact; any other number is a double. Bytes that are not UTF-8 are kept as they are:
+// names and engine texts are written byte for byte and must read back. Errors read like
+// "syntax error at offset 17".
+std::expected<boost::json::value, std::string> parse(std::string_view text);
 
-struct Value;
-using Array = std::vector<Value>;
-using Object = std::vector<std::pair<std::string, Value>>;  // in document order
-
-struct Value {
-  std::variant<std::nullptr_t, bool, int64_t, double, std::string, Array, Object> data;
-
-  bool is_null() const { return std::holds_alternative<std::nullptr_t>(data); }
-  const bool* as_bool() const { return std::get_if<bool>(&data); }
-  const int64_t* as_int() const { return std::get_if<int64_t>(&data); }
-  const std::string* as_string() const { return std::get_if<std::string>(&data); }
-  const Array* as_array() const { return std::get_if<Array>(&data); }
-  const Object* as_object() const { return std::get_if<Object>(&data); }
-  // The member named `key` of an object, or nullptr (also when this is not an object).
-  const Value* find(std::string_view key) const;
-};
-
-// Parses exactly one JSON value (surrounding whitespace allowed). Errors read like
-// "expected ',' or '}' at offset 17".
-std::expected<Value, std::string> parse(std::string_view text);
+// The text of `v` on one line, as Boost.JSON writes it except for doubles: Boost 1.81 writes every double in
+// exponent form ("5E-2", "0E0") and infinities as "Infinity", which is not JSON. Here a double takes its shortest
+// exact form ("0.05", "5") and a non-finite one is null.
+std::string serialize(const boost::json::value& v);
 
 }  // namespace arena::json

@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 
@@ -14,19 +14,13 @@
 
 namespace arena::tournament {
 
-namespace {
+namespace bj = boost::json;
 
-std::string number(double v) {
-  char buf[32];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
+namespace {
 
 std::unexpected<std::string> sys_error(const std::string& what, const std::string& path) {
   return std::unexpected(path + ": " + what + ": " + std::strerror(errno));
 }
-
-const json::Value* member(const json::Value& doc, std::string_view key) { return doc.find(key); }
 
 // "\"key\" what", built piecewise (GCC 12 warns falsely, -Wrestrict, about literal + string + literal).
 std::string field(std::string_view key, std::string_view what) {
@@ -37,29 +31,30 @@ std::string field(std::string_view key, std::string_view what) {
   return s;
 }
 
-std::expected<int64_t, std::string> get_int(const json::Value& doc, std::string_view key, bool required,
+std::expected<int64_t, std::string> get_int(const bj::object& doc, std::string_view key, bool required,
                                             int64_t fallback = 0) {
-  const json::Value* v = member(doc, key);
+  const bj::value* v = doc.if_contains(key);
   if (!v || v->is_null()) {
     if (required) return std::unexpected(field(key, "is missing"));
     return fallback;
   }
-  if (const int64_t* i = v->as_int()) return *i;
+  if (const int64_t* i = v->if_int64()) return *i;
   return std::unexpected(field(key, "must be an integer"));
 }
 
-std::expected<double, std::string> get_double(const json::Value& doc, std::string_view key) {
-  const json::Value* v = member(doc, key);
+std::expected<double, std::string> get_double(const bj::object& doc, std::string_view key) {
+  const bj::value* v = doc.if_contains(key);
   if (!v) return std::unexpected(field(key, "is missing"));
-  if (const int64_t* i = v->as_int()) return double(*i);
-  if (const double* d = std::get_if<double>(&v->data)) return *d;
-  return std::unexpected(field(key, "must be a number"));
+  if (const int64_t* i = v->if_int64()) return double(*i);
+  // Boost.JSON reads 1e400 as infinity; an SPRT with an infinite bound makes no sense.
+  if (const double* d = v->if_double(); d && std::isfinite(*d)) return *d;
+  return std::unexpected(field(key, "must be a finite number"));
 }
 
-std::string get_string(const json::Value& doc, std::string_view key) {
-  const json::Value* v = member(doc, key);
-  const std::string* s = v ? v->as_string() : nullptr;
-  return s ? *s : std::string();
+std::string get_string(const bj::object& doc, std::string_view key) {
+  const bj::value* v = doc.if_contains(key);
+  const bj::string* s = v ? v->if_string() : nullptr;
+  return s ? std::string(*s) : std::string();
 }
 
 template <typename E>
@@ -69,13 +64,16 @@ std::optional<E> enum_from(std::string_view text, E first, E last) {
   return std::nullopt;
 }
 
-std::expected<JournalHeader, std::string> parse_header(const json::Value& doc) {
+std::expected<JournalHeader, std::string> parse_header(const bj::value& line) {
   JournalHeader h;
+  const bj::object* header = line.if_object();
+  if (!header) return std::unexpected("unsupported journal version");
+  const bj::object& doc = *header;
   if (auto v = get_int(doc, "journal", true); !v || *v != 1) return std::unexpected("unsupported journal version");
   h.type = get_string(doc, "type");
-  if (const json::Value* e = member(doc, "engines"); e && e->as_array())
-    for (const json::Value& n : *e->as_array())
-      if (const std::string* s = n.as_string()) h.engines.push_back(*s);
+  if (const bj::value* e = doc.if_contains("engines"); e && e->is_array())
+    for (const bj::value& n : e->get_array())
+      if (const bj::string* s = n.if_string()) h.engines.emplace_back(*s);
   auto games = get_int(doc, "games", true);
   if (!games) return std::unexpected(games.error());
   h.games = *games;
@@ -84,14 +82,14 @@ std::expected<JournalHeader, std::string> parse_header(const json::Value& doc) {
   h.games_per_pair = int(*gpp);
   h.schedule = get_string(doc, "schedule");
   h.created = get_string(doc, "created");
-  if (const json::Value* s = member(doc, "sprt"); s && s->as_object()) {
+  if (const bj::value* v = doc.if_contains("sprt"); v && v->is_object()) {
+    const bj::object& s = v->get_object();
     stats::SprtConfig c;
-    auto e0 = get_double(*s, "elo0"), e1 = get_double(*s, "elo1"), a = get_double(*s, "alpha"),
-         b = get_double(*s, "beta");
+    auto e0 = get_double(s, "elo0"), e1 = get_double(s, "elo1"), a = get_double(s, "alpha"), b = get_double(s, "beta");
     for (auto* r : {&e0, &e1, &a, &b})
       if (!*r) return std::unexpected("sprt: " + r->error());
     c.elo0 = *e0, c.elo1 = *e1, c.alpha = *a, c.beta = *b;
-    c.model = get_string(*s, "model") == "logistic" ? stats::EloModel::Logistic : stats::EloModel::Normalized;
+    c.model = get_string(s, "model") == "logistic" ? stats::EloModel::Logistic : stats::EloModel::Normalized;
     h.sprt = c;
   }
   return h;
@@ -100,65 +98,73 @@ std::expected<JournalHeader, std::string> parse_header(const json::Value& doc) {
 }  // namespace
 
 std::string to_json(const JournalHeader& h) {
-  std::string out = "{\"journal\":1,\"type\":";
-  json::append_string(out, h.type);
-  out += ",\"engines\":[";
-  for (size_t i = 0; i < h.engines.size(); ++i) {
-    if (i) out += ',';
-    json::append_string(out, h.engines[i]);
-  }
-  out += "],\"games\":" + std::to_string(h.games) + ",\"games_per_pair\":" + std::to_string(h.games_per_pair) +
-         ",\"schedule\":";
-  json::append_string(out, h.schedule);
-  out += ",\"sprt\":";
+  bj::array engines;
+  for (const std::string& e : h.engines) engines.emplace_back(e);
+  bj::object doc;  // members in the order written
+  doc.emplace("journal", 1);
+  doc.emplace("type", h.type);
+  doc.emplace("engines", std::move(engines));
+  doc.emplace("games", h.games);
+  doc.emplace("games_per_pair", h.games_per_pair);
+  doc.emplace("schedule", h.schedule);
   if (h.sprt) {
-    out += "{\"elo0\":" + number(h.sprt->elo0) + ",\"elo1\":" + number(h.sprt->elo1) +
-           ",\"alpha\":" + number(h.sprt->alpha) + ",\"beta\":" + number(h.sprt->beta) + ",\"model\":\"" +
-           (h.sprt->model == stats::EloModel::Logistic ? "logistic" : "normalized") + "\"}";
+    bj::object sprt;
+    sprt.emplace("elo0", h.sprt->elo0);
+    sprt.emplace("elo1", h.sprt->elo1);
+    sprt.emplace("alpha", h.sprt->alpha);
+    sprt.emplace("beta", h.sprt->beta);
+    sprt.emplace("model", h.sprt->model == stats::EloModel::Logistic ? "logistic" : "normalized");
+    doc.emplace("sprt", std::move(sprt));
   } else {
-    out += "null";
+    doc.emplace("sprt", nullptr);
   }
-  out += ",\"created\":";
-  json::append_string(out, h.created);
-  out += '}';
-  return out;
+  doc.emplace("created", h.created);
+  return json::serialize(doc);
 }
 
 std::string journal_line(const ScheduledGame& s, int attempt, bool replay, const PlayedGame& game) {
-  std::string out = "{\"game\":" + std::to_string(s.index) + ",\"pair\":" + std::to_string(s.pair) +
-                    ",\"game_in_pair\":" + std::to_string(s.game_in_pair) + ",\"round\":" + std::to_string(s.round) +
-                    ",\"attempt\":" + std::to_string(attempt) + ",\"opening\":" + std::to_string(s.opening) +
-                    ",\"replay\":" + (replay ? "true" : "false") + ",";
+  bj::object schedule;
+  schedule.emplace("game", s.index);
+  schedule.emplace("pair", s.pair);
+  schedule.emplace("game_in_pair", s.game_in_pair);
+  schedule.emplace("round", s.round);
+  schedule.emplace("attempt", attempt);
+  schedule.emplace("opening", s.opening);
+  schedule.emplace("replay", replay);
+  // The result object's members follow the schedule's: "{...schedule}" + "{...result}" -> "{...schedule,...result}".
+  std::string out = json::serialize(schedule);
+  out.back() = ',';
   std::string result = to_result_json(game);
-  out.append(result, 1, std::string::npos);  // the result object's members follow the schedule's
+  out.append(result, 1, std::string::npos);
   return out;
 }
 
 std::expected<JournalGame, std::string> parse_journal_game(std::string_view line) {
-  auto doc = json::parse(line);
-  if (!doc) return std::unexpected(doc.error());
-  if (!doc->as_object()) return std::unexpected("expected a JSON object");
+  auto parsed = json::parse(line);
+  if (!parsed) return std::unexpected(parsed.error());
+  if (!parsed->is_object()) return std::unexpected("expected a JSON object");
+  const bj::object& doc = parsed->get_object();
   JournalGame g;
-  auto game = get_int(*doc, "game", true), pair = get_int(*doc, "pair", true),
-       in_pair = get_int(*doc, "game_in_pair", true), attempt = get_int(*doc, "attempt", false),
-       opening = get_int(*doc, "opening", false);
+  auto game = get_int(doc, "game", true), pair = get_int(doc, "pair", true),
+       in_pair = get_int(doc, "game_in_pair", true), attempt = get_int(doc, "attempt", false),
+       opening = get_int(doc, "opening", false);
   for (auto* r : {&game, &pair, &in_pair, &attempt, &opening})
     if (!*r) return std::unexpected(r->error());
   if (*game < 0 || *pair < 0 || *in_pair < 0 || *in_pair > 1 || *attempt < 0)
     return std::unexpected("\"game\", \"pair\", \"game_in_pair\" or \"attempt\" out of range");
   g.game = *game, g.pair = *pair, g.game_in_pair = int(*in_pair), g.attempt = int(*attempt), g.opening = int(*opening);
-  if (const json::Value* r = member(*doc, "replay"); r && r->as_bool()) g.replay = *r->as_bool();
-  g.black = get_string(*doc, "black");
-  g.white = get_string(*doc, "white");
+  if (const bj::value* r = doc.if_contains("replay"); r && r->is_bool()) g.replay = r->get_bool();
+  g.black = get_string(doc, "black");
+  g.white = get_string(doc, "white");
   if (g.black.empty() || g.white.empty()) return std::unexpected("\"black\" and \"white\" must name the engines");
-  auto outcome = enum_from(get_string(*doc, "result"), Outcome::None, Outcome::Draw);
+  auto outcome = enum_from(get_string(doc, "result"), Outcome::None, Outcome::Draw);
   if (!outcome) return std::unexpected("\"result\" must be black, white, draw or none");
-  auto termination = enum_from(get_string(*doc, "termination"), Termination::None, Termination::Interrupted);
+  auto termination = enum_from(get_string(doc, "termination"), Termination::None, Termination::Interrupted);
   if (!termination) return std::unexpected("\"termination\" has an unknown value");
   g.outcome = *outcome;
   g.termination = *termination;
-  g.detail = get_string(*doc, "detail");
-  if (const json::Value* m = member(*doc, "moves"); m && m->as_array()) g.plies = int(m->as_array()->size());
+  g.detail = get_string(doc, "detail");
+  if (const bj::value* m = doc.if_contains("moves"); m && m->is_array()) g.plies = int(m->get_array().size());
   return g;
 }
 

@@ -1,12 +1,13 @@
 #include "tournament/report.h"
 
-#include <charconv>
 #include <cmath>
 
 #include "output/json.h"
 #include "output/record_common.h"
 
 namespace arena::tournament {
+
+namespace bj = boost::json;
 
 namespace {
 
@@ -59,23 +60,12 @@ std::string pad(const std::string& s, size_t width, bool right = false) {
   return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
 }
 
-// JSON numbers; infinities and NaN have no JSON form and become null.
-std::string jnum(double v) {
-  if (!std::isfinite(v)) return "null";
-  char buf[32];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
-
-std::string jwdl(const stats::WdlCounts& c) {
-  return "{\"wins\":" + std::to_string(c.wins) + ",\"losses\":" + std::to_string(c.losses) +
-         ",\"draws\":" + std::to_string(c.draws) + "}";
-}
-
-std::string jstr(std::string_view s) {
-  std::string out;
-  json::append_string(out, s);
-  return out;
+bj::object wdl_json(const stats::WdlCounts& c) {
+  bj::object o;
+  o.emplace("wins", c.wins);
+  o.emplace("losses", c.losses);
+  o.emplace("draws", c.draws);
+  return o;
 }
 
 const char* end_name(RunEnd e) {
@@ -216,67 +206,90 @@ std::string summary_text(const Tally& tally, const Summary& sum) {
   return out;
 }
 
+// Members in the order written; json::serialize writes infinities and NaN (an Elo from a 100 % score) as null.
 std::string summary_json(const Tally& tally, const Summary& sum) {
   const auto& engines = tally.engines();
-  std::string out = "{\"type\":" + jstr(to_string(sum.info.type)) + ",\"end\":\"" + end_name(sum.end) +
-                    "\",\"exit_code\":" + std::to_string(sum.exit_code);
-  out += ",\"error\":" + (sum.error.empty() ? std::string("null") : jstr(sum.error));
-  out += ",\"games\":{\"scheduled\":" + std::to_string(sum.info.total_games) +
-         ",\"scored\":" + std::to_string(tally.scored()) + ",\"journaled\":" + std::to_string(tally.journaled()) +
-         ",\"void\":" + std::to_string(tally.void_games()) + ",\"replayed_pairs\":" + std::to_string(tally.replays()) +
-         "}";
-  out += ",\"elapsed_s\":" + jnum(sum.elapsed_s) + ",\"journal\":" + jstr(sum.journal);
-  out += ",\"runner_cpu_s\":" + (sum.runner_cpu_s >= 0 ? jnum(sum.runner_cpu_s) : std::string("null"));
-  out += ",\"runner_max_rss_kb\":" +
-         (sum.runner_max_rss_kb >= 0 ? std::to_string(sum.runner_max_rss_kb) : std::string("null"));
-  out += ",\"engines\":[";
-  for (size_t i = 0; i < engines.size(); ++i) {
-    const EngineRecord& e = engines[i];
-    if (i) out += ',';
-    out += "{\"name\":" + jstr(e.name) + ",\"games\":" + std::to_string(e.wdl.games()) +
-           ",\"wins\":" + std::to_string(e.wdl.wins) + ",\"losses\":" + std::to_string(e.wdl.losses) +
-           ",\"draws\":" + std::to_string(e.wdl.draws) + ",\"points\":" + jnum(e.points()) +
-           ",\"crashes\":" + std::to_string(e.crashes) + ",\"stalls\":" + std::to_string(e.stalls) +
-           ",\"time_losses\":" + std::to_string(e.time_losses) +
-           ",\"illegal_moves\":" + std::to_string(e.illegal_moves) + "}";
+  bj::object out;
+  out.emplace("type", to_string(sum.info.type));
+  out.emplace("end", end_name(sum.end));
+  out.emplace("exit_code", sum.exit_code);
+  out.emplace("error", sum.error.empty() ? bj::value(nullptr) : bj::value(sum.error));
+  bj::object games;
+  games.emplace("scheduled", sum.info.total_games);
+  games.emplace("scored", tally.scored());
+  games.emplace("journaled", tally.journaled());
+  games.emplace("void", tally.void_games());
+  games.emplace("replayed_pairs", tally.replays());
+  out.emplace("games", std::move(games));
+  out.emplace("elapsed_s", sum.elapsed_s);
+  out.emplace("journal", sum.journal);
+  out.emplace("runner_cpu_s", sum.runner_cpu_s >= 0 ? bj::value(sum.runner_cpu_s) : bj::value(nullptr));
+  out.emplace("runner_max_rss_kb", sum.runner_max_rss_kb >= 0 ? bj::value(sum.runner_max_rss_kb) : bj::value(nullptr));
+  bj::array engine_list;
+  for (const EngineRecord& e : engines) {
+    bj::object o;
+    o.emplace("name", e.name);
+    o.emplace("games", e.wdl.games());
+    o.emplace("wins", e.wdl.wins);
+    o.emplace("losses", e.wdl.losses);
+    o.emplace("draws", e.wdl.draws);
+    o.emplace("points", e.points());
+    o.emplace("crashes", e.crashes);
+    o.emplace("stalls", e.stalls);
+    o.emplace("time_losses", e.time_losses);
+    o.emplace("illegal_moves", e.illegal_moves);
+    engine_list.push_back(std::move(o));
   }
-  out += "],\"pairings\":[";
+  out.emplace("engines", std::move(engine_list));
+  bj::array pairings;
   for (size_t i = 0; i < tally.pairings().size(); ++i) {
     const PairingRecord& r = tally.pairings()[i];
-    if (i) out += ',';
-    out += "{\"first\":" + jstr(engines[size_t(r.pairing.first)].name) +
-           ",\"second\":" + jstr(engines[size_t(r.pairing.second)].name) +
-           ",\"games\":" + std::to_string(r.wdl.games()) + ",\"wins\":" + std::to_string(r.wdl.wins) +
-           ",\"losses\":" + std::to_string(r.wdl.losses) + ",\"draws\":" + std::to_string(r.wdl.draws) +
-           ",\"as_black\":" + jwdl(r.as_black) + ",\"as_white\":" + jwdl(r.as_white);
-    out += ",\"pentanomial\":[" + std::to_string(r.penta.ll) + "," + std::to_string(r.penta.ld) + "," +
-           std::to_string(r.penta.dd_wl) + "," + std::to_string(r.penta.wd) + "," + std::to_string(r.penta.ww) + "]";
+    bj::object o;
+    o.emplace("first", engines[size_t(r.pairing.first)].name);
+    o.emplace("second", engines[size_t(r.pairing.second)].name);
+    o.emplace("games", r.wdl.games());
+    o.emplace("wins", r.wdl.wins);
+    o.emplace("losses", r.wdl.losses);
+    o.emplace("draws", r.wdl.draws);
+    o.emplace("as_black", wdl_json(r.as_black));
+    o.emplace("as_white", wdl_json(r.as_white));
+    o.emplace("pentanomial", bj::array{r.penta.ll, r.penta.ld, r.penta.dd_wl, r.penta.wd, r.penta.ww});
     if (auto s = tally.summary(i)) {
-      out += ",\"elo\":" + jnum(s->elo.value) + ",\"elo_error\":" + jnum(s->elo.error()) +
-             ",\"elo_lower\":" + jnum(s->elo.lower) + ",\"elo_upper\":" + jnum(s->elo.upper) +
-             ",\"nelo\":" + jnum(s->nelo.value) + ",\"nelo_error\":" + jnum(s->nelo.error()) +
-             ",\"los\":" + jnum(s->los) + ",\"score\":" + jnum(s->score) +
-             ",\"draw_ratio\":" + jnum(r.wdl.games() ? double(r.wdl.draws) / double(r.wdl.games()) : 0.0);
+      o.emplace("elo", s->elo.value);
+      o.emplace("elo_error", s->elo.error());
+      o.emplace("elo_lower", s->elo.lower);
+      o.emplace("elo_upper", s->elo.upper);
+      o.emplace("nelo", s->nelo.value);
+      o.emplace("nelo_error", s->nelo.error());
+      o.emplace("los", s->los);
+      o.emplace("score", s->score);
+      o.emplace("draw_ratio", r.wdl.games() ? double(r.wdl.draws) / double(r.wdl.games()) : 0.0);
     } else {
-      out +=
-          ",\"elo\":null,\"elo_error\":null,\"elo_lower\":null,\"elo_upper\":null,\"nelo\":null,"
-          "\"nelo_error\":null,\"los\":null,\"score\":null,\"draw_ratio\":null";
+      for (const char* key :
+           {"elo", "elo_error", "elo_lower", "elo_upper", "nelo", "nelo_error", "los", "score", "draw_ratio"})
+        o.emplace(key, nullptr);
     }
-    out += "}";
+    pairings.push_back(std::move(o));
   }
-  out += "]";
+  out.emplace("pairings", std::move(pairings));
   if (sum.info.sprt) {
-    SprtStatus st = sprt_status(tally, *sum.info.sprt);
-    out += ",\"sprt\":{\"elo0\":" + jnum(sum.info.sprt->elo0) + ",\"elo1\":" + jnum(sum.info.sprt->elo1) +
-           ",\"alpha\":" + jnum(sum.info.sprt->alpha) + ",\"beta\":" + jnum(sum.info.sprt->beta) + ",\"model\":\"" +
-           (sum.info.sprt->model == stats::EloModel::Logistic ? "logistic" : "normalized") +
-           "\",\"llr\":" + jnum(st.llr) + ",\"lower\":" + jnum(st.bounds.lower) +
-           ",\"upper\":" + jnum(st.bounds.upper) + ",\"verdict\":\"" + stats::to_string(st.verdict) + "\"}";
+    const stats::SprtConfig& c = *sum.info.sprt;
+    SprtStatus st = sprt_status(tally, c);
+    bj::object sprt;
+    sprt.emplace("elo0", c.elo0);
+    sprt.emplace("elo1", c.elo1);
+    sprt.emplace("alpha", c.alpha);
+    sprt.emplace("beta", c.beta);
+    sprt.emplace("model", c.model == stats::EloModel::Logistic ? "logistic" : "normalized");
+    sprt.emplace("llr", st.llr);
+    sprt.emplace("lower", st.bounds.lower);
+    sprt.emplace("upper", st.bounds.upper);
+    sprt.emplace("verdict", stats::to_string(st.verdict));
+    out.emplace("sprt", std::move(sprt));
   } else {
-    out += ",\"sprt\":null";
+    out.emplace("sprt", nullptr);
   }
-  out += "}";
-  return out;
+  return json::serialize(out);
 }
 
 ConsoleReporter::ConsoleReporter(ReportInfo info, Options options) : info_(std::move(info)), options_(options) {}

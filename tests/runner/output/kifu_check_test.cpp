@@ -25,6 +25,7 @@
 
 namespace fs = std::filesystem;
 using namespace arena;
+namespace bj = boost::json;
 
 namespace {
 
@@ -82,30 +83,34 @@ struct Expect {
   std::string jkf;  // empty: JKF is known to reject the file (入玉勝ち in KIF)
 };
 
-void check_library(const std::string& label, const json::Value* lib, const PlayedGame& game,
+// `lib` is the part of check_kifu's output for one library, or null.
+void check_library(const std::string& label, const bj::value* lib, const PlayedGame& game,
                    const std::string& expected_result, shogi::Color stm, bool winner_known_wrong) {
-  if (!lib || !lib->as_object()) return fail(label + ": no output");
+  if (!lib || !lib->is_object()) return fail(label + ": no output");
+  const bj::object& out = lib->get_object();
+  auto text = [](const bj::value* v, std::string_view otherwise) {
+    return std::string(v && v->is_string() ? std::string_view(v->get_string()) : otherwise);
+  };
   if (expected_result.empty()) {
-    const json::Value* err = lib->find("error");
+    const bj::value* err = out.if_contains("error");
     if (!err || err->is_null()) fail(label + ": expected the known parse error, got none");
     return;
   }
-  if (const json::Value* err = lib->find("error"); err && !err->is_null())
-    return fail(label + ": error " + (err->as_string() ? *err->as_string() : "?"));
+  if (const bj::value* err = out.if_contains("error"); err && !err->is_null())
+    return fail(label + ": error " + text(err, "?"));
   std::vector<std::string> moves, want_moves;
   std::vector<int64_t> times, want_times;
-  if (const json::Value* m = lib->find("moves"); m && m->as_array())
-    for (const json::Value& v : *m->as_array()) moves.push_back(v.as_string() ? *v.as_string() : "?");
-  if (const json::Value* t = lib->find("times"); t && t->as_array())
-    for (const json::Value& v : *t->as_array()) times.push_back(v.as_int() ? *v.as_int() : -1);
+  if (const bj::value* m = out.if_contains("moves"); m && m->is_array())
+    for (const bj::value& v : m->get_array()) moves.push_back(text(&v, "?"));
+  if (const bj::value* t = out.if_contains("times"); t && t->is_array())
+    for (const bj::value& v : t->get_array()) times.push_back(v.is_int64() ? v.get_int64() : -1);
   for (const MoveRecord& mr : game.moves) {
     want_moves.push_back(shogi::to_usi(mr.move));
     want_times.push_back(record::whole_seconds(mr.time_ms));
   }
   if (moves != want_moves) fail(label + ": moves differ");
   if (times != want_times) fail(label + ": times differ");
-  const json::Value* r = lib->find("result");
-  std::string result = r && r->as_string() ? *r->as_string() : "(none)";
+  std::string result = text(out.if_contains("result"), "(none)");
   if (result != expected_result) fail(label + ": result " + result + ", expected " + expected_result);
   if (!winner_known_wrong && winner_from(result, stm) != winner_of(game.result.outcome))
     fail(label + ": the ending " + result + " names a different winner than the game's");
@@ -135,16 +140,16 @@ void check(const fs::path& dir, const std::string& script, const std::string& na
       continue;
     }
     auto doc = json::parse(*out);
-    if (!doc) {
-      fail(label + ": check_kifu output is not JSON: " + doc.error());
+    if (!doc || !doc->is_object()) {
+      fail(label + ": check_kifu output is not a JSON object" + (doc ? "" : ": " + doc.error()));
       continue;
     }
     const Expect& e = is_csa ? csa : kif;
     // tsshogi reads %+ILLEGAL_ACTION / %-ILLEGAL_ACTION relative to the side to move, inverting the CSA standard's
     // meaning (README of tests/kifu); the name is still checked exactly.
     bool ts_inverted = is_csa && (e.tsshogi == "foulLose" || e.tsshogi == "foulWin") && e.jkf.find("ILLEGAL_ACTION") != std::string::npos;
-    check_library(label + " tsshogi", doc->find("tsshogi"), game, e.tsshogi, stm, ts_inverted);
-    check_library(label + " jkf", doc->find("jkf"), game, e.jkf, stm, false);
+    check_library(label + " tsshogi", doc->get_object().if_contains("tsshogi"), game, e.tsshogi, stm, ts_inverted);
+    check_library(label + " jkf", doc->get_object().if_contains("jkf"), game, e.jkf, stm, false);
     bool expect_ok = !e.jkf.empty();
     if ((status == 0) != expect_ok) fail(label + ": check_kifu exit status " + std::to_string(status));
     std::cout << (failures ? "" : "") << "checked " << label << '\n';

@@ -87,6 +87,14 @@ TEST_CASE("result JSON: round trip of full games") {
   }
 }
 
+TEST_CASE("result JSON: node counts beyond INT64_MAX read back") {
+  PlayedGame g = resign_game();
+  g.moves[0].info.nodes = UINT64_MAX;
+  auto back = parse_result_json(to_result_json(g));
+  REQUIRE_MESSAGE(back.has_value(), (back ? "" : back.error()));
+  CHECK(back->moves[0].info.nodes == UINT64_MAX);
+}
+
 TEST_CASE("result JSON: garbage is refused with a clear error") {
   const std::string good = to_result_json(resign_game());
   auto with = [&](std::string_view from, std::string_view to) {
@@ -95,8 +103,8 @@ TEST_CASE("result JSON: garbage is refused with a clear error") {
     REQUIRE(at != std::string::npos);
     return s.replace(at, from.size(), to);
   };
-  CHECK(error_of("") == "result JSON: unexpected end of input at offset 0");
-  CHECK(error_of("hello") == "result JSON: unexpected character 'h' at offset 0");
+  CHECK(error_of("") == "result JSON: incomplete JSON at offset 0");
+  CHECK(error_of("hello") == "result JSON: syntax error at offset 0");
   CHECK(error_of(good.substr(0, good.size() / 2)).starts_with("result JSON: "));
   CHECK(error_of("[1]") == "result JSON: expected an object");
   CHECK(error_of("{}") == "result JSON: \"version\" must be 1");

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 
+#include "output/result_json.h"
 #include "rules/position.h"
 #include "tournament/journal.h"
 #include "tournament/openings.h"
@@ -282,6 +283,83 @@ TEST_CASE("journal lines round-trip; a torn last line is cut off") {
   auto broken = read_journal(path);
   REQUIRE_FALSE(broken);
   CHECK(broken.error().find("j.jsonl:5: ") != std::string::npos);
+}
+
+// Written by the runner before the journal went through Boost.JSON (commit 4e41842): --resume and the stats command
+// must still read such journals, and the runner writes the same bytes for the same game today.
+TEST_CASE("journal lines of the earlier writer read back and are written the same") {
+  const std::string header_line =
+      R"({"journal":1,"type":"sprt","engines":["dev \"名前\"","mock"],"games":2,"games_per_pair":2)"
+      R"(,"schedule":"9adbfb5f20deca96","sprt":{"elo0":0,"elo1":5,"alpha":0.05,"beta":0.1)"
+      R"(,"model":"normalized"},"created":"2026-11-24T23:42:54Z"})";
+  const std::string game_line =
+      R"({"game":0,"pair":0,"game_in_pair":0,"round":0,"attempt":0,"opening":0,"replay":false,"version":1)"
+      R"(,"event":"shogi-arena","black":"dev \"名前\"","white":"mock","start_time":"2026-11-24T23:42:54.994Z")"
+      R"(,"end_time":"2026-11-24T23:42:55.189Z","time_control":"1+0.05")"
+      R"(,"start_sfen":"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1","moves":["7g7f")"
+      R"(,"3c3d","6g6f","4c4d","6f6e","4d4e","2h6h","8b4b","6i5h","4a5b","5i4h","4e4f","4g4f","4b4f","4h3h")"
+      R"(,"4f4b","P*4g","3d3e","7f7e","2b8h+","7i8h","B*4e","B*7h","4e7h+","6h7h","P*4a","7e7d","B*1b")"
+      R"(,"7d7c+","6a7b"],"times_ms":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,111,0,35,0,44,0])"
+      R"(,"opening_plies":24,"info":[null,null,null,null,null,null,null,null,null,null,null,null,null,null)"
+      R"(,null,null,null,null,null,null,null,null,null,null,{"depth":11,"seldepth":22,"score_cp":17)"
+      R"(,"score_mate":null,"nodes":124103,"pv":["6h7h","B*4e","7h7i","4b4d","B*5e","4d2d","5e1a+","2d2g+")"
+      R"(,"3h4h","2g2i","1a2a","3a4b","L*4f"]},{"depth":1,"seldepth":1,"score_cp":0,"score_mate":null)"
+      R"(,"nodes":1,"pv":["P*4a"]},{"depth":10,"seldepth":22,"score_cp":126,"score_mate":null,"nodes":39273)"
+      R"(,"pv":["7e7d","B*3d","7h7i","7a8b","7d7c+","8b7c","B*1e"]},{"depth":1,"seldepth":1,"score_cp":0)"
+      R"(,"score_mate":null,"nodes":1,"pv":["B*1b"]},{"depth":10,"seldepth":21,"score_cp":899)"
+      R"(,"score_mate":null,"nodes":51065,"pv":["7d7c+","2c2d","B*5f","3e3f","3g3f","1b5f","5g5f","4b3b"]})"
+      R"(,{"depth":1,"seldepth":1,"score_cp":0,"score_mate":null,"nodes":1,"pv":["6a7b"]}],"result":"draw")"
+      R"(,"termination":"max-moves","detail":"ply limit 30 reached","illegal_move":""})";
+  TempDir dir("old-journal");
+  const std::string path = dir.file("j.jsonl", header_line + "\n" + game_line + "\n");
+  auto c = read_journal(path);
+  REQUIRE_MESSAGE(c, (c ? "" : c.error()));
+  REQUIRE(c->header);
+  const JournalHeader& h = *c->header;
+  CHECK(h.type == "sprt");
+  CHECK(h.engines == std::vector<std::string>{"dev \"名前\"", "mock"});
+  CHECK(h.games == 2);
+  CHECK(h.schedule == "9adbfb5f20deca96");
+  REQUIRE(h.sprt);
+  CHECK(h.sprt->elo0 == 0);
+  CHECK(h.sprt->elo1 == 5);
+  CHECK(h.sprt->alpha == 0.05);  // exactly: the SPRT bounds of the stats command come from here
+  CHECK(h.sprt->beta == 0.1);
+  CHECK(h.sprt->model == stats::EloModel::Normalized);
+  CHECK(to_json(h) == header_line);
+
+  REQUIRE(c->games.size() == 1);
+  const JournalGame& g = c->games[0];
+  CHECK(g.black == "dev \"名前\"");
+  CHECK(g.outcome == Outcome::Draw);
+  CHECK(g.termination == Termination::MaxMoves);
+  CHECK(g.detail == "ply limit 30 reached");
+  CHECK(g.plies == 30);
+
+  auto played = parse_result_json(game_line);
+  REQUIRE_MESSAGE(played, (played ? "" : played.error()));
+  REQUIRE(played->moves.size() == 30);
+  CHECK(played->moves[23].opening);
+  CHECK_FALSE(played->moves[24].opening);
+  CHECK(played->moves[24].time_ms == 111);
+  CHECK(*played->moves[24].info.nodes == 124103);
+  CHECK(played->moves[24].info.pv.size() == 13);
+  ScheduledGame s;  // game 0 of pair 0, round 0, opening 0
+  CHECK(journal_line(s, 0, false, *played) == game_line);
+
+  // A line cut in the middle of the file is an error that says where.
+  std::ofstream(path, std::ios::app) << game_line.substr(0, 40) << "\n" << game_line << "\n";
+  auto broken = read_journal(path);
+  REQUIRE_FALSE(broken);
+  CHECK(broken.error() == path + ":3: incomplete JSON at offset 40");
+
+  // Boost.JSON reads a number too large for a double as infinity; the header refuses it.
+  std::string huge = header_line;
+  huge.replace(huge.find("\"elo0\":0"), 8, "\"elo0\":1e400");
+  const std::string huge_path = dir.file("huge.jsonl", huge + "\n");
+  auto refused = read_journal(huge_path);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error() == huge_path + ":1: header: sprt: \"elo0\" must be a finite number");
 }
 
 TEST_CASE("resume plan") {
