@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "config/engine_keys.h"
 #include "config/load.h"
 #include "config/values.h"
 
@@ -25,9 +26,7 @@ void CliOptions::add_to(CLI::App& app, std::optional<TournamentType> type) {
   app.add_option("--config", config_file_, "YAML config file (see configs/); the command line overrides it")
       ->type_name("FILE");
   app.add_option("--engine", engines_,
-                 "An engine: cmd=PATH [name=NAME] [option.NAME=VALUE ...] [tc=10+0.1] [ponder] [args=\"...\"] "
-                 "[dir=DIR] [send_inc=false] [swap_btime_wtime=true] "
-                 "[startup_timeout_ms=MS]; repeat for each engine")
+                 "An engine: " + engine_tokens_usage(InTournament) + "; repeat for each engine")
       ->expected(1, 1000)
       ->type_name("KEY=VALUE ...");
   app.add_option("--each", each_, "Settings for every engine, same keys as --engine")

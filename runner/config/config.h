@@ -46,7 +46,7 @@ enum class RestartPolicy {
 std::string_view to_string(RestartPolicy p);
 
 // One engine as written in one place (a file entry, `each`, `--engine`): every field optional so that the places
-// can be merged by precedence.
+// can be merged by precedence. The keys that set it are in config/engine_keys.h.
 struct EngineSettings {
   std::optional<std::string> name;
   std::optional<std::string> cmd;
@@ -58,6 +58,9 @@ struct EngineSettings {
   std::optional<bool> send_inc;          // game::EngineConfig::send_increments
   std::optional<bool> swap_btime_wtime;  // game::EngineConfig::swap_btime_wtime
   std::optional<int64_t> startup_timeout_ms;
+  std::optional<int64_t> quit_grace_ms;   // CSA client only (a tournament sets it)
+  std::optional<std::string> stderr_log;  // CSA client only (a tournament keeps logs in its output folder)
+  std::optional<std::string> io_log;      // CSA client only
   // Where each came from ("configs/x.yaml:12:5: engines[1]" or "--engine #2"), for errors found after merging.
   // A cmd or dir containing a '/' is already absolute; a bare cmd is looked up on PATH when the config is finalized.
   std::string where;

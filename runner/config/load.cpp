@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <set>
 
+#include "config/engine_keys.h"
 #include "config/values.h"
 
 namespace arena::config {
@@ -52,57 +53,11 @@ std::string resolve_command(const std::string& cmd, const std::string& base_dir)
 
 EngineSettings parse_engine_tokens(const std::vector<std::string>& tokens, const std::string& where,
                                    const std::string& base_dir) {
-  EngineSettings e;
-  e.where = where;
-  for (const std::string& token : tokens) {
-    auto [key, value] = split_key_value(token);
-    auto bad = [&](const std::string& what) { fail(where, "'" + token + "': " + what); };
-    if (key.starts_with("option.")) {
-      std::string name = key.substr(7);
-      if (name.empty()) bad("expected option.NAME=VALUE");
-      e.options.emplace_back(name, value);
-    } else if (key == "cmd") {
-      if (value.empty()) bad("expected cmd=EXECUTABLE");
-      e.cmd = value.find('/') != std::string::npos ? resolve_path(value, base_dir) : value;
-      e.cmd_where = where;
-    } else if (key == "name") {
-      if (value.empty()) bad("expected name=NAME");
-      e.name = value;
-    } else if (key == "args") {
-      e.args = split_words(value);
-    } else if (key == "arg") {
-      if (!e.args) e.args.emplace();
-      e.args->push_back(value);
-    } else if (key == "dir") {
-      if (value.empty()) bad("expected dir=DIRECTORY");
-      e.dir = resolve_path(value, base_dir);
-    } else if (key == "tc") {
-      auto tc = game::parse_time_control(value);
-      if (!tc) bad(tc.error());
-      e.tc = *tc;
-    } else if (key == "ponder") {
-      if (value.empty()) {
-        e.ponder = true;
-      } else {
-        auto b = parse_bool(value);
-        if (!b) bad(b.error());
-        e.ponder = *b;
-      }
-    } else if (key == "send_inc" || key == "swap_btime_wtime") {
-      auto b = parse_bool(value);
-      if (!b) bad(b.error());
-      (key == "send_inc" ? e.send_inc : e.swap_btime_wtime) = *b;
-    } else if (key == "startup_timeout_ms") {
-      auto v = parse_int(value, 1, 3600000);
-      if (!v) bad(v.error());
-      e.startup_timeout_ms = *v;
-    } else {
-      bad("unknown key '" + key +
-          "'; expected cmd=, name=, args=, arg=, dir=, option.NAME=, tc=, ponder, send_inc=, "
-          "swap_btime_wtime=, startup_timeout_ms=");
-    }
-  }
-  return e;
+  auto e = config::parse_engine_tokens(tokens, InTournament, base_dir);
+  if (!e) fail(where, e.error());
+  e->where = where;
+  if (e->cmd) e->cmd_where = where;
+  return std::move(*e);
 }
 
 Config finalize(ConfigDraft draft, std::optional<TournamentType> command) {
@@ -167,11 +122,9 @@ Config finalize(ConfigDraft draft, std::optional<TournamentType> command) {
         fail(e.where, "engine '" + ec.name + "': dir '" + *e.dir + "' is not a directory");
       ec.working_dir = *e.dir;
     }
-    ec.options = e.options;
-    ec.ponder = e.ponder.value_or(false);
-    ec.send_increments = e.send_inc.value_or(true);
-    ec.swap_btime_wtime = e.swap_btime_wtime.value_or(false);
-    if (e.startup_timeout_ms) ec.startup_timeout = std::chrono::milliseconds(*e.startup_timeout_ms);
+    EngineSettings rest = e;  // the fields resolved and checked above stay as they are
+    rest.name.reset(), rest.cmd.reset(), rest.args.reset(), rest.dir.reset(), rest.tc.reset();
+    apply_engine_settings(rest, ec);
     c.engines.push_back(std::move(ec));
   }
 

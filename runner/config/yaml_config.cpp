@@ -10,6 +10,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "config/engine_keys.h"
 #include "config/load.h"
 #include "config/values.h"
 
@@ -176,55 +177,31 @@ class Reader {
   }
 
   EngineSettings engine(const YAML::Node& node, const std::string& path, bool named) {
-    static const std::vector<std::string> engine_keys = {
-        "name", "cmd", "args", "dir", "options", "tc", "ponder", "send_inc", "swap_btime_wtime", "startup_timeout_ms"};
-    static const std::vector<std::string> each_keys = {
-        "cmd", "args", "dir", "options", "tc", "ponder", "send_inc", "swap_btime_wtime", "startup_timeout_ms"};
+    static const std::vector<std::string> engine_keys = engine_yaml_keys(InTournament, true);
+    static const std::vector<std::string> each_keys = engine_yaml_keys(InTournament, false);
     EngineSettings e;
     e.where = where(node) + ": " + path;
+    auto set = [&](const std::string& key, const std::string& value, const YAML::Node& v, const std::string& p) {
+      if (auto ok = set_engine_key(e, key, value, InTournament, base_dir_); !ok) fail(v, p, ok.error());
+    };
     for_each_key(node, path, named ? engine_keys : each_keys,
                  [&](const std::string& key, const YAML::Node& v, const std::string& p) {
-                   if (key == "name") {
-                     e.name = scalar(v, p);
-                     if (e.name->empty()) fail(v, p, "expected a non-empty name");
-                   } else if (key == "cmd") {
-                     e.cmd = scalar(v, p);
-                     if (e.cmd->empty()) fail(v, p, "expected the engine's executable");
-                     if (e.cmd->find('/') != std::string::npos) e.cmd = resolve_path(*e.cmd, base_dir_);
-                     e.cmd_where = where(v) + ": " + p;
-                   } else if (key == "args") {
-                     std::vector<std::string> args;
-                     if (v.IsSequence()) {
-                       for (size_t i = 0; i < v.size(); ++i)
-                         args.push_back(scalar(v[i], p + "[" + std::to_string(i) + "]"));
-                     } else if (v.IsScalar()) {
-                       args = split_words(v.Scalar());
-                     } else {
-                       fail(v, p, "expected a list of arguments");
-                     }
-                     e.args = std::move(args);
-                   } else if (key == "dir") {
-                     e.dir = path_value(v, p);
+                   if (key == "args" && v.IsSequence()) {  // a list, one argument each (spaces kept)
+                     e.args.emplace();
+                     for (size_t i = 0; i < v.size(); ++i) set("arg", scalar(v[i], p + "[" + std::to_string(i) + "]"), v[i], p);
+                   } else if (key == "args" && !v.IsScalar()) {
+                     fail(v, p, "expected a list of arguments");
                    } else if (key == "options") {
                      if (!v.IsMap()) fail(v, p, "expected a map of USI option names to values");
                      for (auto it = v.begin(); it != v.end(); ++it) {
                        std::string name = scalar(it->first, p);
                        std::string sub = p + "." + name;
                        if (!it->second.IsScalar()) fail(it->second, sub, "expected a single value");
-                       e.options.emplace_back(name, it->second.Scalar());
+                       set("option." + name, it->second.Scalar(), it->second, sub);
                      }
-                   } else if (key == "tc") {
-                     auto tc = game::parse_time_control(scalar(v, p));
-                     if (!tc) fail(v, p, tc.error());
-                     e.tc = *tc;
-                   } else if (key == "ponder") {
-                     e.ponder = boolean(v, p);
-                   } else if (key == "send_inc") {
-                     e.send_inc = boolean(v, p);
-                   } else if (key == "swap_btime_wtime") {
-                     e.swap_btime_wtime = boolean(v, p);
-                   } else if (key == "startup_timeout_ms") {
-                     e.startup_timeout_ms = integer(v, p, 1, 3600000);
+                   } else {
+                     set(key, scalar(v, p), v, p);
+                     if (key == "cmd") e.cmd_where = where(v) + ": " + p;
                    }
                  });
     return e;

@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "config/engine_keys.h"
+
 namespace arena::csa {
 
 namespace {
@@ -11,38 +13,9 @@ using Error = std::unexpected<std::string>;
 }  // namespace
 
 std::expected<void, std::string> apply_engine_tokens(CsaClientConfig& config, const std::vector<std::string>& tokens) {
-  bool args_cleared = false;
-  for (const std::string& token : tokens) {
-    const size_t eq = token.find('=');
-    const std::string key = token.substr(0, eq);
-    const std::string value = eq == std::string::npos ? "" : token.substr(eq + 1);
-    if (key == "ponder" && eq == std::string::npos) {
-      config.engine.ponder = true;
-      continue;
-    }
-    if (eq == std::string::npos)
-      return Error("--engine '" + token + "': expected KEY=VALUE (cmd=, name=, arg=, option.NAME=, ...)");
-    if (key == "arg") {  // repeatable, one argument each (may contain spaces)
-      if (!args_cleared) config.engine.args.clear();
-      args_cleared = true;
-      config.engine.args.push_back(value);
-      continue;
-    }
-    if (key == "tc" || key == "st" || key == "nodes" || key == "depth")
-      return Error("--engine '" + token + "': the server sets the time control (see --game)");
-    std::string dotted;
-    if (key.starts_with("option.")) dotted = "engine.options." + key.substr(7);
-    else if (key == "args") dotted = "engine.args";
-    else if (key == "cmd" || key == "name" || key == "dir" || key == "ponder" || key == "send_inc" ||
-             key == "swap_btime_wtime" || key == "startup_timeout_ms" || key == "quit_grace_ms" ||
-             key == "stderr_log" || key == "io_log")
-      dotted = "engine." + key;
-    else
-      return Error("--engine '" + token +
-                   "': unknown key (expected cmd, name, arg, args, dir, option.NAME, ponder, send_inc, "
-                   "swap_btime_wtime, startup_timeout_ms, quit_grace_ms, stderr_log, io_log)");
-    if (auto ok = set_config_value(config, dotted, value); !ok) return Error("--engine: " + ok.error());
-  }
+  auto settings = config::parse_engine_tokens(tokens, config::InCsaClient, "");
+  if (!settings) return Error("--engine " + settings.error());
+  config::apply_engine_settings(*settings, config.engine);
   return {};
 }
 
@@ -72,8 +45,7 @@ void CsaClientCli::add_to(CLI::App& app) {
        "BOOL");
   flag("--restart-engine", "play.restart_engine", "A fresh engine process for every game", "BOOL");
   app.add_option("--engine", engine_,
-                 "The engine: cmd=PATH [name=NAME] [arg=A ...] [option.NAME=VALUE ...] [ponder]; default: the "
-                 "built-in engine")
+                 "The engine: " + config::engine_tokens_usage(config::InCsaClient) + "; default: the built-in engine")
       ->expected(1, -1);
   app.add_option("--set", sets_, "KEY=VALUE for any setting of the YAML file, e.g. server.keep_alive_s=60")
       ->type_name("KEY=VALUE")

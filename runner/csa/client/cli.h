@@ -26,9 +26,8 @@ class App;
 
 namespace arena::csa {
 
-// Engine tokens of the tournament syntax (cmd= name= arg= args= dir= option.NAME=VALUE ponder[=bool]
-// send_inc= swap_btime_wtime= startup_timeout_ms= quit_grace_ms= stderr_log= io_log=) applied to the client's engine. A
-// time control is an error: on a server the server sets it.
+// Engine tokens of the tournament syntax (config/engine_keys.h: the keys usable in the CSA client) applied to the
+// client's engine. A time control is an error: on a server the server sets it.
 std::expected<void, std::string> apply_engine_tokens(CsaClientConfig& config, const std::vector<std::string>& tokens);
 
 class CsaClientCli {

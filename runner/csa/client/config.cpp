@@ -10,6 +10,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "config/engine_keys.h"
+
 namespace arena::csa {
 
 namespace {
@@ -61,7 +63,8 @@ bool has_space(std::string_view s) { return s.find_first_of(" \t\r\n") != std::s
 
 }  // namespace
 
-std::expected<void, std::string> set_config_value(CsaClientConfig& c, std::string_view key, std::string_view value) {
+std::expected<void, std::string> set_config_value(CsaClientConfig& c, std::string_view key, std::string_view value,
+                                                  const std::string& base_dir) {
   auto str = [&](std::string& dst) -> std::expected<void, std::string> {
     dst = std::string(value);
     return {};
@@ -118,39 +121,14 @@ std::expected<void, std::string> set_config_value(CsaClientConfig& c, std::strin
   if (key == "server.reconnect_initial_s") return seconds(c.reconnect_initial, 0, 3600);
   if (key == "server.reconnect_max_s") return seconds(c.reconnect_max, 0, 86400);
 
-  if (key == "engine.name") return str(c.engine.name);
-  if (key == "engine.cmd") return str(c.engine.command);
-  if (key == "engine.args") {
-    c.engine.args = split_spaces(value);
-    return {};
-  }
-  if (key == "engine.dir") return str(c.engine.working_dir);
-  if (key == "engine.ponder") return boolean(c.engine.ponder);
-  if (key == "engine.send_inc") return boolean(c.engine.send_increments);
-  if (key == "engine.swap_btime_wtime") return boolean(c.engine.swap_btime_wtime);
-  if (key == "engine.startup_timeout_ms") {
-    int64_t ms = 0;
-    if (auto ok = integer(ms, 100, 600000); !ok) return ok;
-    c.engine.startup_timeout = std::chrono::milliseconds(ms);
-    return {};
-  }
-  if (key == "engine.quit_grace_ms") {
-    int64_t ms = 0;
-    if (auto ok = integer(ms, 0, 60000); !ok) return ok;
-    c.engine.quit_grace = std::chrono::milliseconds(ms);
-    return {};
-  }
-  if (key == "engine.stderr_log") return str(c.engine.stderr_log);
-  if (key == "engine.io_log") return str(c.engine.io_log);
-  if (key.starts_with("engine.options.")) {
-    std::string name(key.substr(std::strlen("engine.options.")));
-    if (name.empty()) return Error("engine.options: an option needs a name");
-    for (auto& [n, v] : c.engine.options)
-      if (n == name) {
-        v = std::string(value);
-        return {};
-      }
-    c.engine.options.emplace_back(std::move(name), std::string(value));
+  if (key.starts_with("engine.")) {
+    // One table of engine keys for the tournaments and this client (config/engine_keys.h).
+    std::string engine_key(key.substr(7));
+    if (engine_key.starts_with("options.")) engine_key = "option." + engine_key.substr(8);
+    config::EngineSettings settings;
+    if (auto ok = config::set_engine_key(settings, engine_key, value, config::InCsaClient, base_dir); !ok)
+      return Error(std::string(key) + ": " + ok.error());
+    config::apply_engine_settings(settings, c.engine);
     return {};
   }
 
@@ -205,6 +183,7 @@ std::expected<void, std::string> load_config_file(CsaClientConfig& c, const std:
   }
   auto at = [&](const YAML::Node& n) { return file + ":" + std::to_string(n.Mark().line + 1) + ": "; };
   std::set<std::string> set_in_file;  // only paths given in this file are taken relative to it
+  const std::string base = std::filesystem::absolute(path).parent_path().string();
   if (!root.IsNull() && !root.IsMap()) return Error(at(root) + "expected sections server:, engine:, play:, output:");
 
   if (root.IsMap())
@@ -235,28 +214,24 @@ std::expected<void, std::string> load_config_file(CsaClientConfig& c, const std:
           if (!v.IsMap()) return Error(at(v) + "engine.options: expected a map of option name: value");
           for (const auto& o : v) {
             if (!o.second.IsScalar()) return Error(at(o.second) + "engine.options: expected a plain value");
-            auto ok = set_config_value(c, "engine.options." + o.first.as<std::string>(), o.second.Scalar());
+            auto ok = set_config_value(c, "engine.options." + o.first.as<std::string>(), o.second.Scalar(), base);
             if (!ok) return Error(at(o.first) + ok.error());
           }
           continue;
         }
         if (!v.IsScalar()) return Error(at(v) + key + ": expected a single value");
-        auto ok = set_config_value(c, key, v.Scalar());
+        // Engine paths are taken relative to the file by the engine keys themselves; the others below.
+        auto ok = set_config_value(c, key, v.Scalar(), key.starts_with("engine.") ? base : std::string());
         if (!ok) return Error(at(item.first) + ok.error());
         set_in_file.insert(key);
       }
     }
   // Paths in a file are relative to the file's directory, as in the tournament configs; a bare engine command
   // (no '/') is looked up on PATH when the engine starts.
-  std::filesystem::path base = std::filesystem::absolute(path).parent_path();
   auto rebase = [&](std::string& p, std::string_view key) {
     if (!p.empty() && std::filesystem::path(p).is_relative() && set_in_file.count(std::string(key)))
-      p = (base / p).lexically_normal().string();
+      p = (std::filesystem::path(base) / p).lexically_normal().string();
   };
-  if (c.engine.command.find('/') != std::string::npos) rebase(c.engine.command, "engine.cmd");
-  rebase(c.engine.working_dir, "engine.dir");
-  rebase(c.engine.stderr_log, "engine.stderr_log");
-  rebase(c.engine.io_log, "engine.io_log");
   rebase(c.output_dir, "output.dir");
   rebase(c.log_file, "output.log");
   return {};

@@ -70,12 +70,13 @@ std::expected<void, std::string> validate(const CsaClientConfig& config);
 // Sets one dotted key from text ("server.port", "8000"). Keys:
 //   server.{host,port,mode,user,password,game_name,trip,turn,challenge,connect_timeout_s,keep_alive_s,
 //           reconnect_attempts,reconnect_initial_s,reconnect_max_s}
-//   engine.{name,cmd,args,dir,ponder,send_inc,swap_btime_wtime,startup_timeout_ms,quit_grace_ms,stderr_log,io_log} and
-//   engine.options.<name> play.{games,margin_ms,restart_engine,floodgate_comments,resign_on_stop}
+//   engine.<key> for every key of config/engine_keys.h usable in the CSA client, engine.options.<name>
+//   play.{games,margin_ms,restart_engine,floodgate_comments,resign_on_stop}
 //   output.{dir,log,status_line}
 // engine.args takes a list in YAML; from text it is split on spaces. The error names the key and what was expected.
+// Relative engine paths are taken against `base_dir` (empty: the working directory).
 std::expected<void, std::string> set_config_value(CsaClientConfig& config, std::string_view key,
-                                                  std::string_view value);
+                                                  std::string_view value, const std::string& base_dir = {});
 
 // Reads a YAML file of the shape of configs/csa-floodgate.yaml into `config` (keys not in the file keep their
 // values). Unknown keys are errors naming the file, line and key. As in the tournament configs, relative paths in

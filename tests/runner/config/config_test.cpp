@@ -4,12 +4,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include "config/cli_config.h"
+#include "config/engine_keys.h"
 #include "config/load.h"
 
 using namespace arena::config;
@@ -418,4 +420,62 @@ TEST_CASE("a switch the file turns on is turned off by its --no- form or =false;
   // The last of the two forms wins, as for any repeated option.
   Config last = parse_cli({"--config", file, "--no-quiet", "--quiet"}, TournamentType::Gauntlet);
   CHECK(last.quiet);
+}
+
+TEST_CASE("engine keys: the help, the error and the YAML keys come from one table") {
+  const std::string usage = engine_tokens_usage(InTournament);
+  CHECK(usage.starts_with("cmd=PATH [name=NAME] [option.NAME=VALUE ...] [tc=10+0.1] [ponder]"));
+  CHECK(usage.find("quit_grace_ms") == std::string::npos);  // the CSA client's own
+  const std::string csa = engine_tokens_usage(InCsaClient);
+  CHECK(csa.find("tc=") == std::string::npos);
+  CHECK(csa.find("[io_log=FILE]") != std::string::npos);
+  // Every key of the table is in the help and in the error of the places it serves.
+  for (const EngineKey& k : engine_keys()) {
+    for (EngineKeyPlace place : {InTournament, InCsaClient}) {
+      if (!(k.places & place)) continue;
+      CAPTURE(k.key);
+      CHECK(engine_tokens_usage(place).find(k.key) != std::string::npos);
+      CHECK(engine_tokens_expected(place).find(k.key) != std::string::npos);
+    }
+  }
+  auto each = engine_yaml_keys(InTournament, false);
+  auto named = engine_yaml_keys(InTournament, true);
+  CHECK(std::find(each.begin(), each.end(), "name") == each.end());
+  CHECK(std::find(named.begin(), named.end(), "name") != named.end());
+  CHECK(std::find(named.begin(), named.end(), "options") != named.end());
+  CHECK(std::find(named.begin(), named.end(), "arg") == named.end());  // YAML writes a list under args
+}
+
+TEST_CASE("engine keys: every YAML key of an engine entry is read, and the same value as a token gives the same") {
+  const std::string dir = "/tmp/shogi-arena-engine-keys-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir + "/work");
+  const std::string yaml = dir + "/k.yaml";
+  std::ofstream(yaml) << "tournament: gauntlet\nengines:\n  - name: a\n    cmd: /bin/sh\n    args: [-c, 'x y']\n"
+                         "    dir: work\n    options: {USI_Hash: 64}\n    tc: 5+0.5\n    ponder: true\n"
+                         "    send_inc: false\n    swap_btime_wtime: true\n    startup_timeout_ms: 2500\n";
+  ConfigDraft from_yaml;
+  apply_yaml_file(yaml, from_yaml);
+  REQUIRE(from_yaml.file_engines.size() == 1);
+  const EngineSettings& y = from_yaml.file_engines[0];
+  EngineSettings t = parse_engine_tokens({"name=a", "cmd=/bin/sh", "arg=-c", "arg=x y", "dir=work",
+                                          "option.USI_Hash=64", "tc=5+0.5", "ponder", "send_inc=false",
+                                          "swap_btime_wtime=true", "startup_timeout_ms=2500"},
+                                         "--engine #1", dir);
+  CHECK(*y.name == *t.name);
+  CHECK(*y.cmd == *t.cmd);
+  CHECK(*y.args == *t.args);
+  CHECK(*y.dir == dir + "/work");
+  CHECK(*t.dir == dir + "/work");
+  CHECK(y.options == t.options);
+  CHECK(y.tc->to_string() == t.tc->to_string());
+  CHECK(*y.ponder == *t.ponder);
+  CHECK(*y.send_inc == *t.send_inc);
+  CHECK(*y.swap_btime_wtime == *t.swap_btime_wtime);
+  CHECK(*y.startup_timeout_ms == *t.startup_timeout_ms);
+  // The YAML path accepts exactly the table's keys: one the table does not know is refused with the list.
+  std::ofstream(yaml) << "tournament: gauntlet\nengines:\n  - name: a\n    quit_grace_ms: 10\n";
+  ConfigDraft refused;
+  CHECK(error_of([&] { apply_yaml_file(yaml, refused); }).find("unknown key 'engines[0].quit_grace_ms'; expected one of: cmd, name, options, tc,") !=
+        std::string::npos);
+  std::filesystem::remove_all(dir);
 }

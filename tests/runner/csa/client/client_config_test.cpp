@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include "client_fixture.h"
+#include "csa/client/cli.h"
 #include "csa/client/config.h"
 #include "csa/client/log.h"
 
@@ -64,7 +65,8 @@ TEST_CASE("unknown keys and bad values name the file, the line and the key") {
   p = write(dir, "b.yaml", "server:\n  user: me\n  game_name: g-1-1\nengine:\n  ponder: maybe\n");
   c = load_csa_client_config(p);
   REQUIRE_FALSE(c);
-  CHECK(c.error() == p + ":5: engine.ponder: expected true or false, got 'maybe'");
+  // Engine keys are parsed by the tournaments' table (config/engine_keys.h), so the value is quoted as there.
+  CHECK(c.error() == p + ":5: engine.ponder: expected true or false, got \"maybe\"");
 
   p = write(dir, "c.yaml", "servers:\n  user: me\n");
   c = load_csa_client_config(p);
@@ -223,4 +225,33 @@ TEST_CASE("a file, then command-line settings, then validation") {
   auto alone = load_csa_client_config(p);
   REQUIRE_FALSE(alone);
   CHECK(alone.error().starts_with(p + ": server.user"));
+}
+
+TEST_CASE("engine keys: one table for the YAML file, --set engine.KEY and --engine tokens") {
+  CsaClientConfig c;
+  // A time control is the server's: the key exists only in tournaments, and the error says why.
+  auto tc = apply_engine_tokens(c, {"cmd=/usr/games/gpsusi", "tc=10+0.1"});
+  REQUIRE_FALSE(tc);
+  CHECK(tc.error().starts_with("--engine 'tc=10+0.1': unknown key 'tc'; expected cmd=, name="));
+  CHECK(tc.error().ends_with("(the server sets the time control)"));
+  // The client's own keys and the shared ones, as tokens.
+  REQUIRE(apply_engine_tokens(c, {"cmd=/usr/games/gpsusi", "arg=-a b", "arg=-c", "option.Threads=2", "ponder",
+                                  "send_inc=false", "quit_grace_ms=250", "io_log=/tmp/io.log"}));
+  CHECK(c.engine.command == "/usr/games/gpsusi");
+  CHECK(c.engine.args == std::vector<std::string>{"-a b", "-c"});
+  CHECK(c.engine.ponder);
+  CHECK_FALSE(c.engine.send_increments);
+  CHECK(c.engine.quit_grace == std::chrono::milliseconds(250));
+  CHECK(c.engine.io_log == "/tmp/io.log");
+  // option names merge case-insensitively, whichever path set them.
+  REQUIRE(set_config_value(c, "engine.options.threads", "4"));
+  REQUIRE(c.engine.options.size() == 1);
+  CHECK(c.engine.options[0] == std::pair<std::string, std::string>("Threads", "4"));
+  // A bad value names the key, a token without '=' that needs one says so.
+  auto bad = set_config_value(c, "engine.quit_grace_ms", "70000");
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().starts_with("engine.quit_grace_ms: "));
+  auto bare = apply_engine_tokens(c, {"send_inc"});
+  REQUIRE_FALSE(bare);
+  CHECK(bare.error() == "--engine 'send_inc': expected send_inc=VALUE");
 }

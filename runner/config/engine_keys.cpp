@@ -1,0 +1,202 @@
+#include "config/engine_keys.h"
+
+#include <strings.h>
+
+#include <algorithm>
+
+#include "config/load.h"
+#include "config/values.h"
+
+namespace arena::config {
+
+namespace {
+
+using Result = std::expected<void, std::string>;
+using Error = std::unexpected<std::string>;
+
+Result non_empty(std::optional<std::string>& field, std::string_view value, std::string_view what) {
+  if (value.empty()) return Error("expected " + std::string(what));
+  field = std::string(value);
+  return {};
+}
+Result flag(std::optional<bool>& field, std::string_view value) {
+  auto b = parse_bool(value);
+  if (!b) return Error(b.error());
+  field = *b;
+  return {};
+}
+Result integer(std::optional<int64_t>& field, std::string_view value, int64_t min, int64_t max) {
+  auto v = parse_int(value, min, max);
+  if (!v) return Error(v.error());
+  field = *v;
+  return {};
+}
+// A path; relative to base_dir. A command without '/' stays bare: it is looked up on PATH.
+Result path(std::optional<std::string>& field, std::string_view value, const std::string& base_dir,
+            std::string_view what) {
+  if (value.empty()) return Error("expected " + std::string(what));
+  field = resolve_path(std::string(value), base_dir);
+  return {};
+}
+
+constexpr EngineKey KEYS[] = {
+    {"cmd", "cmd=PATH", InTournament | InCsaClient,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string& base) -> Result {
+       if (v.find('/') == std::string_view::npos) return non_empty(e.cmd, v, "cmd=EXECUTABLE");
+       return path(e.cmd, v, base, "cmd=EXECUTABLE");
+     }},
+    {"name", "[name=NAME]", InTournament | InCsaClient,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string&) {
+       return non_empty(e.name, v, "name=NAME");
+     },
+     false, true, true},
+    {"option.", "[option.NAME=VALUE ...]", InTournament | InCsaClient,
+     [](EngineSettings& e, std::string_view name, std::string_view v, const std::string&) -> Result {
+       if (name.empty()) return Error("expected option.NAME=VALUE");
+       e.options.emplace_back(std::string(name), std::string(v));
+       return {};
+     },
+     false, false},
+    {"tc", "[tc=10+0.1]", InTournament,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string&) -> Result {
+       auto tc = game::parse_time_control(v);
+       if (!tc) return Error(tc.error());
+       e.tc = *tc;
+       return {};
+     }},
+    {"ponder", "[ponder]", InTournament | InCsaClient,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string&) {
+       return v.empty() ? (e.ponder = true, Result{}) : flag(e.ponder, v);
+     },
+     true},
+    {"args", "[args=\"A B\"]", InTournament | InCsaClient,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string&) {
+       e.args = split_words(v);
+       return Result{};
+     }},
+    {"arg", "[arg=A ...]", InTournament | InCsaClient,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string&) {
+       if (!e.args) e.args.emplace();
+       e.args->emplace_back(v);
+       return Result{};
+     },
+     false, false},
+    {"dir", "[dir=DIR]", InTournament | InCsaClient,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string& base) {
+       return path(e.dir, v, base, "dir=DIRECTORY");
+     }},
+    {"send_inc", "[send_inc=false]", InTournament | InCsaClient,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string&) { return flag(e.send_inc, v); }},
+    {"swap_btime_wtime", "[swap_btime_wtime=true]", InTournament | InCsaClient,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string&) {
+       return flag(e.swap_btime_wtime, v);
+     }},
+    {"startup_timeout_ms", "[startup_timeout_ms=MS]", InTournament | InCsaClient,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string&) {
+       return integer(e.startup_timeout_ms, v, 1, 3600000);
+     }},
+    // A tournament keeps every engine's logs in its output folder (--engine-logs, --io-logs).
+    {"quit_grace_ms", "[quit_grace_ms=MS]", InCsaClient,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string&) {
+       return integer(e.quit_grace_ms, v, 0, 60000);
+     }},
+    {"stderr_log", "[stderr_log=FILE]", InCsaClient,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string& base) {
+       return path(e.stderr_log, v, base, "stderr_log=FILE");
+     }},
+    {"io_log", "[io_log=FILE]", InCsaClient,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string& base) {
+       return path(e.io_log, v, base, "io_log=FILE");
+     }},
+};
+
+bool usable(const EngineKey& k, EngineKeyPlace place) { return (k.places & place) != 0; }
+
+}  // namespace
+
+std::span<const EngineKey> engine_keys() { return KEYS; }
+
+const EngineKey* find_engine_key(std::string_view key, EngineKeyPlace place) {
+  for (const EngineKey& k : KEYS) {
+    if (!usable(k, place)) continue;
+    if (k.key.ends_with('.') ? key.starts_with(k.key) : key == k.key) return &k;
+  }
+  return nullptr;
+}
+
+std::expected<void, std::string> set_engine_key(EngineSettings& e, std::string_view key, std::string_view value,
+                                                EngineKeyPlace place, const std::string& base_dir) {
+  const EngineKey* k = find_engine_key(key, place);
+  if (!k) {
+    std::string why = "unknown key '" + std::string(key) + "'; expected " + engine_tokens_expected(place);
+    if (place == InCsaClient && find_engine_key(key, InTournament)) why += " (the server sets the time control)";
+    return Error(why);
+  }
+  std::string_view suffix = k->key.ends_with('.') ? key.substr(k->key.size()) : std::string_view();
+  return k->set(e, suffix, value, base_dir);
+}
+
+std::expected<EngineSettings, std::string> parse_engine_tokens(const std::vector<std::string>& tokens,
+                                                               EngineKeyPlace place, const std::string& base_dir) {
+  EngineSettings e;
+  for (const std::string& token : tokens) {
+    auto [key, value] = split_key_value(token);
+    const EngineKey* k = find_engine_key(key, place);
+    if (k && !k->bare && token.find('=') == std::string::npos)
+      return Error("'" + token + "': expected " + key + "=VALUE");
+    if (auto ok = set_engine_key(e, key, value, place, base_dir); !ok) return Error("'" + token + "': " + ok.error());
+  }
+  return e;
+}
+
+std::string engine_tokens_usage(EngineKeyPlace place) {
+  std::string out;
+  for (const EngineKey& k : KEYS)
+    if (usable(k, place)) out.append(out.empty() ? "" : " ").append(k.usage);
+  return out;
+}
+
+std::string engine_tokens_expected(EngineKeyPlace place) {
+  std::string out;
+  for (const EngineKey& k : KEYS) {
+    if (!usable(k, place)) continue;
+    out.append(out.empty() ? "" : ", ").append(k.key);
+    if (k.key.ends_with('.')) out.append("NAME=");
+    else if (!k.bare) out.append("=");
+  }
+  return out;
+}
+
+std::vector<std::string> engine_yaml_keys(EngineKeyPlace place, bool named) {
+  std::vector<std::string> out;
+  for (const EngineKey& k : KEYS) {
+    if (!usable(k, place) || (k.named && !named)) continue;
+    if (k.yaml) out.emplace_back(k.key);
+    else if (k.key == "option.") out.emplace_back("options");
+  }
+  return out;
+}
+
+void apply_engine_settings(const EngineSettings& s, game::EngineConfig& e) {
+  if (s.name) e.name = *s.name;
+  if (s.cmd) e.command = *s.cmd;
+  if (s.args) e.args = *s.args;
+  if (s.dir) e.working_dir = *s.dir;
+  for (const auto& [name, value] : s.options) {
+    auto same = [&](const auto& o) { return strcasecmp(o.first.c_str(), name.c_str()) == 0; };
+    if (auto it = std::find_if(e.options.begin(), e.options.end(), same); it != e.options.end())
+      it->second = value;
+    else
+      e.options.emplace_back(name, value);
+  }
+  if (s.tc) e.time_control = *s.tc;
+  if (s.ponder) e.ponder = *s.ponder;
+  if (s.send_inc) e.send_increments = *s.send_inc;
+  if (s.swap_btime_wtime) e.swap_btime_wtime = *s.swap_btime_wtime;
+  if (s.startup_timeout_ms) e.startup_timeout = std::chrono::milliseconds(*s.startup_timeout_ms);
+  if (s.quit_grace_ms) e.quit_grace = std::chrono::milliseconds(*s.quit_grace_ms);
+  if (s.stderr_log) e.stderr_log = *s.stderr_log;
+  if (s.io_log) e.io_log = *s.io_log;
+}
+
+}  // namespace arena::config
