@@ -29,12 +29,12 @@ struct SummarySpec {
   std::string game_id = "test+game-300-10F+alice+bob+20260101000000";
   std::string black = "alice", white = "bob";
   shogi::Color your_turn = shogi::BLACK;
-  std::string sfen = "startpos";   // the Position block's board
-  std::vector<std::string> moves;  // CSA moves already played, written "move,T1"
+  std::string sfen = "startpos";     // the Position block's board
+  std::vector<std::string> moves{};  // CSA moves already played, written "move,T1"
   int total_s = 300, byoyomi_s = 0, increment_s = 10;
   int max_moves = 256;
   std::string declaration = "Jishogi 1.1";
-  std::vector<std::string> extra_lines;  // inserted before BEGIN Time (unknown keys)
+  std::vector<std::string> extra_lines{};  // inserted before BEGIN Time (unknown keys)
 };
 std::string game_summary(const SummarySpec& spec);
 // "P1..P9, P+, P-, side" lines for an SFEN.
