@@ -4,6 +4,7 @@
 
 #include "csa/client/answer.h"
 #include "csa/client/game_terms.h"
+#include "csa/client/relayed_move.h"
 #include "csa/client/turn_time.h"
 #include "csa/protocol/message.h"
 #include "output/record_common.h"
@@ -287,27 +288,21 @@ class Game {
     }
   }
 
+  // A move relayed by the server (client/relayed_move.h), then what it means for the record, the turn and pondering.
   void on_move(const Message& m, Clock::time_point time) {
-    Color mover = m.text[0] == '+' ? BLACK : WHITE;
     if (end_.finished()) return;
     if (desync_) {
       warn("move " + m.text + " after a move our rules rejected: ignored");
       return;
     }
-    if (mover != game_.position().side_to_move()) {
-      warn("move out of turn ignored: " + m.text);
-      return;
-    }
-    if (mover == us_) {
-      if (awaiting_ != Awaiting::Echo)
-        warn("the server reports a move of ours we did not send: " + m.text);
-      else if (m.text != sent_move_)
-        warn("the server echoed " + m.text + " for our move " + sent_move_);
-    }
-    auto move = shogi::parse_csa_move(game_.position(), m.text);
-    if (!move) {
+    RelayedMove r = take_relayed_move(m, us_, awaiting_ == Awaiting::Echo ? sent_move_ : std::string(), game_, clock_,
+                                      millis(time - last_move_time_));
+    for (const auto& w : r.warnings) warn(w);
+    const Color mover = r.mover;
+    if (r.kind == RelayedMove::Kind::Ignored) return;
+    if (r.kind == RelayedMove::Kind::Rejected) {
       report_.record.illegal_move_text = m.text;
-      warn("the server relayed " + m.text + ", which our rules reject (" + move.error() +
+      warn("the server relayed " + m.text + ", which our rules reject (" + r.rejection +
            "); waiting for the server's verdict");
       desync_ = true;
       desync_deadline_ = desync_deadline(clock_, us_, settings_, time);
@@ -315,20 +310,10 @@ class Game {
       stop_search();
       return;
     }
-    int64_t t = 0;
-    if (m.time_ms) {
-      t = *m.time_ms;
-    } else {
-      // No T: charge what the server would for the time we saw pass.
-      t = clock_.judge(mover, millis(time - last_move_time_)).charged_ms;
-      warn("no ,T on " + m.text + "; charged " + std::to_string(t) + " ms from our own clock");
-    }
-    clock_.apply(mover, t);
-    game_.play(*move);
     last_move_time_ = time;
     MoveRecord mr;
-    mr.move = *move;
-    mr.time_ms = t;
+    mr.move = r.move;
+    mr.time_ms = r.time_ms;
     if (mover == us_) {
       mr.info = sent_info_;
       awaiting_ = Awaiting::Nothing;
@@ -336,7 +321,7 @@ class Game {
     } else {
       turn_start_ = time;
       if (pondering_) {
-        if (shogi::to_usi(*move) == pondered_move_ && engine_.running()) {
+        if (shogi::to_usi(r.move) == pondered_move_ && engine_.running()) {
           engine_.usi().ponder_hit();
           pondering_ = false;
           ponder_hit_ = true;
