@@ -26,8 +26,8 @@
 
 #include "config/cli_config.h"
 #include "config/config.h"
-#include "csa/client/session.h"
 #include "csa/client/cli.h"
+#include "csa/client/session.h"
 #include "csa/server/cli.h"
 #include "csa/server/server.h"
 #include "rules/position.h"

@@ -25,8 +25,7 @@ void CliOptions::add_to(CLI::App& app, std::optional<TournamentType> type) {
   const bool play = type == TournamentType::Play;
   app.add_option("--config", config_file_, "YAML config file (see configs/); the command line overrides it")
       ->type_name("FILE");
-  app.add_option("--engine", engines_,
-                 "An engine: " + engine_tokens_usage(InTournament) + "; repeat for each engine")
+  app.add_option("--engine", engines_, "An engine: " + engine_tokens_usage(InTournament) + "; repeat for each engine")
       ->expected(1, 1000)
       ->type_name("KEY=VALUE ...");
   app.add_option("--each", each_, "Settings for every engine, same keys as --engine")

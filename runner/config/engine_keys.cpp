@@ -161,8 +161,10 @@ std::string engine_tokens_expected(EngineKeyPlace place) {
   for (const EngineKey& k : KEYS) {
     if (!usable(k, place)) continue;
     out.append(out.empty() ? "" : ", ").append(k.key);
-    if (k.key.ends_with('.')) out.append("NAME=");
-    else if (!k.bare) out.append("=");
+    if (k.key.ends_with('.'))
+      out.append("NAME=");
+    else if (!k.bare)
+      out.append("=");
   }
   return out;
 }
@@ -171,8 +173,10 @@ std::vector<std::string> engine_yaml_keys(EngineKeyPlace place, bool named) {
   std::vector<std::string> out;
   for (const EngineKey& k : KEYS) {
     if (!usable(k, place) || (k.named && !named)) continue;
-    if (k.yaml) out.emplace_back(k.key);
-    else if (k.key == "option.") out.emplace_back("options");
+    if (k.yaml)
+      out.emplace_back(k.key);
+    else if (k.key == "option.")
+      out.emplace_back("options");
   }
   return out;
 }

@@ -30,9 +30,9 @@ struct EngineKey {
   // `base_dir` (empty: the working directory). The error is the "expected ..." part; callers say where.
   std::expected<void, std::string> (*set)(EngineSettings& e, std::string_view suffix, std::string_view value,
                                           const std::string& base_dir);
-  bool bare = false;    // the token may be written without "=VALUE" (`ponder`)
-  bool yaml = true;     // a YAML key of its own (false for `arg`, and "option." is written `options:`)
-  bool named = false;   // names one engine: not in `each`
+  bool bare = false;   // the token may be written without "=VALUE" (`ponder`)
+  bool yaml = true;    // a YAML key of its own (false for `arg`, and "option." is written `options:`)
+  bool named = false;  // names one engine: not in `each`
 };
 
 std::span<const EngineKey> engine_keys();

@@ -188,7 +188,8 @@ class Reader {
                  [&](const std::string& key, const YAML::Node& v, const std::string& p) {
                    if (key == "args" && v.IsSequence()) {  // a list, one argument each (spaces kept)
                      e.args.emplace();
-                     for (size_t i = 0; i < v.size(); ++i) set("arg", scalar(v[i], p + "[" + std::to_string(i) + "]"), v[i], p);
+                     for (size_t i = 0; i < v.size(); ++i)
+                       set("arg", scalar(v[i], p + "[" + std::to_string(i) + "]"), v[i], p);
                    } else if (key == "args" && !v.IsScalar()) {
                      fail(v, p, "expected a list of arguments");
                    } else if (key == "options") {

@@ -1,9 +1,9 @@
 // Mates from ../shared/positions: every mate of up to 7 plies is found with the right `score mate n` and a mating
 // first move, `go mate` solves them, and nothing in no_mate.tsv is reported as a mate within its bound.
-#include <optional>
 #include <doctest/doctest.h>
 
 #include <condition_variable>
+#include <optional>
 #include <deque>
 #include <filesystem>
 #include <fstream>

@@ -37,8 +37,7 @@ void CsaClientCli::add_to(CLI::App& app) {
   flag("--trip", "server.trip", "Trip (Floodgate identity); never written to the log");
   flag("--turn", "server.turn", "Colour to ask for: + (black), - (white) or * (either)", "+|-|*");
   flag("--games", "play.games", "Games to play; 0 = until stopped (Ctrl-C)", "N");
-  flag("--margin", "play.margin_ms", "Taken off every time budget for network and stop latency (default 1000)",
-       "MS");
+  flag("--margin", "play.margin_ms", "Taken off every time budget for network and stop latency (default 1000)", "MS");
   flag("--out", "output.dir", "Folder for the CSA record of each game (default csa-games)", "DIR");
   flag("--log", "output.log", "Every line both ways, timestamped (default <out>/csa-client.log)", "FILE");
   flag("--floodgate-comments", "play.floodgate_comments", "Send Floodgate's '* score/PV comment with each move",

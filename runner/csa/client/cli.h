@@ -1,6 +1,6 @@
 #pragma once
-// The command line of `shogi-arena csa` (an engine on a CSA server). It follows the tournament commands: a YAML file where one makes sense, flags over it, and the engine
-// written as fastchess/cutechess users write it:
+// The command line of `shogi-arena csa` (an engine on a CSA server). It follows the tournament commands: a YAML file
+// where one makes sense, flags over it, and the engine written as fastchess/cutechess users write it:
 //
 //   shogi-arena csa --config configs/csa-floodgate.yaml --user me --trip secret
 //   shogi-arena csa --host 127.0.0.1 --user dev --game test-300-10F --engine cmd=fairy-stockfish option.Hash=64

@@ -75,8 +75,8 @@ std::expected<void, std::string> validate(const CsaClientConfig& config);
 //   output.{dir,log,status_line}
 // engine.args takes a list in YAML; from text it is split on spaces. The error names the key and what was expected.
 // Relative engine paths are taken against `base_dir` (empty: the working directory).
-std::expected<void, std::string> set_config_value(CsaClientConfig& config, std::string_view key,
-                                                  std::string_view value, const std::string& base_dir = {});
+std::expected<void, std::string> set_config_value(CsaClientConfig& config, std::string_view key, std::string_view value,
+                                                  const std::string& base_dir = {});
 
 // Reads a YAML file of the shape of configs/csa-floodgate.yaml into `config` (keys not in the file keep their
 // values). Unknown keys are errors naming the file, line and key. As in the tournament configs, relative paths in

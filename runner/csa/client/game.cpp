@@ -284,7 +284,8 @@ class Game {
       if (need_go) {
         need_go = false;
         auto& u = engine_.usi();
-        bool ok = u.position(game_.usi_position_command()).ok() && u.go(turn_go(clock_, us_, settings_, millis(Clock::now() - turn_start_))).ok();
+        bool ok = u.position(game_.usi_position_command()).ok() &&
+                  u.go(turn_go(clock_, us_, settings_, millis(Clock::now() - turn_start_))).ok();
         if (ok && clean) report_.line_to_go_us.push_back(micros(turn_start_, Clock::now()));
         if (!ok) {
           result.status = usi::Status::Disconnected;

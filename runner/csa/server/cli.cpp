@@ -17,9 +17,7 @@ std::expected<uint16_t, std::string> parse_port(const std::string& text, const s
   return uint16_t(v);
 }
 
-bool all_digits(const std::string& s) {
-  return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
-}
+bool all_digits(const std::string& s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; }
 
 }  // namespace
 

@@ -457,10 +457,10 @@ TEST_CASE("engine keys: every YAML key of an engine entry is read, and the same 
   apply_yaml_file(yaml, from_yaml);
   REQUIRE(from_yaml.file_engines.size() == 1);
   const EngineSettings& y = from_yaml.file_engines[0];
-  EngineSettings t = parse_engine_tokens({"name=a", "cmd=/bin/sh", "arg=-c", "arg=x y", "dir=work",
-                                          "option.USI_Hash=64", "tc=5+0.5", "ponder", "send_inc=false",
-                                          "swap_btime_wtime=true", "startup_timeout_ms=2500"},
-                                         "--engine #1", dir);
+  EngineSettings t =
+      parse_engine_tokens({"name=a", "cmd=/bin/sh", "arg=-c", "arg=x y", "dir=work", "option.USI_Hash=64", "tc=5+0.5",
+                           "ponder", "send_inc=false", "swap_btime_wtime=true", "startup_timeout_ms=2500"},
+                          "--engine #1", dir);
   CHECK(*y.name == *t.name);
   CHECK(*y.cmd == *t.cmd);
   CHECK(*y.args == *t.args);
@@ -475,7 +475,9 @@ TEST_CASE("engine keys: every YAML key of an engine entry is read, and the same 
   // The YAML path accepts exactly the table's keys: one the table does not know is refused with the list.
   std::ofstream(yaml) << "tournament: gauntlet\nengines:\n  - name: a\n    quit_grace_ms: 10\n";
   ConfigDraft refused;
-  CHECK(error_of([&] { apply_yaml_file(yaml, refused); }).find("unknown key 'engines[0].quit_grace_ms'; expected one of: cmd, name, options, tc,") !=
+  CHECK(error_of([&] {
+          apply_yaml_file(yaml, refused);
+        }).find("unknown key 'engines[0].quit_grace_ms'; expected one of: cmd, name, options, tc,") !=
         std::string::npos);
   std::filesystem::remove_all(dir);
 }
