@@ -6,7 +6,6 @@
 #include <cstring>
 #include <fstream>
 #include <set>
-#include <sstream>
 
 #include <yaml-cpp/yaml.h>
 
@@ -42,13 +41,6 @@ std::expected<bool, std::string> parse_bool(std::string_view key, std::string_vi
   if (text == "true" || text == "yes" || text == "on") return true;
   if (text == "false" || text == "no" || text == "off") return false;
   return Error(std::string(key) + ": expected true or false, got '" + std::string(text) + "'");
-}
-
-std::vector<std::string> split_spaces(std::string_view text) {
-  std::vector<std::string> out;
-  std::istringstream in{std::string(text)};
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
 }
 
 // shogi-server accepts identifiers of letters, digits, _ @ - . (login.rb); the CSA text allows fewer.
