@@ -135,6 +135,8 @@ std::expected<void, std::string> GameRecord::start(std::string_view position_tex
   (void)pos_.set(sfen, &states_.back(), limits);
   start_sfen_ = pos_.sfen();
   moves_.clear();
+  counts_.clear();
+  counts_.add(pos_.key());
   for (std::string_view text : move_texts) play(*parse_usi_move(pos_, text));
   opening_plies_ = moves_.size();
   return {};
@@ -144,6 +146,7 @@ void GameRecord::play(Move m) {
   states_.emplace_back();
   pos_.do_move(m, states_.back());
   moves_.push_back(m);
+  counts_.add(pos_.key());
 }
 
 std::expected<Move, std::string> GameRecord::play_usi(std::string_view text) {
@@ -154,7 +157,9 @@ std::expected<Move, std::string> GameRecord::play_usi(std::string_view text) {
 
 GameStatus GameRecord::status(int max_plies) const {
   Color us = pos_.side_to_move();
-  switch (pos_.repetition(4, INT_MAX)) {
+  // The exact test looks back through the whole game; it runs only when this position has occurred four times.
+  const Repetition repetition = counts_.count(pos_.key()) >= 4 ? pos_.repetition(4, INT_MAX) : Repetition::None;
+  switch (repetition) {
     case Repetition::Draw:
       return {GameEnd::Sennichite, true, us};
     case Repetition::Win:

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "position.h"
+#include "position_counts.h"
 #include "types.h"
 
 namespace shogi {
@@ -81,6 +82,7 @@ class GameRecord {
   std::string start_sfen_;
   std::vector<Move> moves_;
   size_t opening_plies_ = 0;
+  PositionCounts counts_;  // every position of the game, start included
 };
 
 }  // namespace shogi

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <map>
+
 #include "rules/game_end.h"
 #include "test_util.h"
 
@@ -126,4 +128,76 @@ TEST_CASE("GameRecord::start: relaxed piece limits admit composed positions, str
   // A failed start leaves the record as it was, relaxed or not.
   CHECK_FALSE(relaxed.start("sfen k8/9/9/9/9/9/9/9/K7K b - 1", PieceLimits::Relaxed).has_value());
   CHECK(relaxed.position().sfen() == "k+n7/sg7/9/9/9/9/+r3B1K1g/7L1/2LN1R1+Bb w RGSNLP 2");
+}
+
+// The game record counts positions as the game goes (O(1) a move) and runs the exact test only at a fourth
+// occurrence. Kings and rooks shuffling behind their pawns (no captures, no checks; golds and silvers step in when
+// nothing else avoids a fourth occurrence) keep
+// every position at three occurrences or fewer for 1,000 plies, always moving to the most-seen position that has not
+// been seen three times yet (as close to a repetition as the rule allows); the
+// record must call none of them a repetition, then call the first fourth occurrence sennichite. A reference counts
+// the positions by their SFEN (no keys involved).
+TEST_CASE("a 1,000-ply shuffle near repetition is judged exactly") {
+  GameRecord g;
+  REQUIRE(g.start("startpos"));
+  std::map<std::string, int> seen;  // SFEN without the move number -> occurrences
+  auto position_of = [](const Position& p) {
+    std::string s = p.sfen();
+    return s.substr(0, s.rfind(' '));
+  };
+  seen[position_of(g.position())] = 1;
+  // Where a move leads, on a mirror of the game that can take a move back (the record cannot).
+  shogi::test::Board mirror;
+  auto after = [&](Move m) {
+    StateInfo st;
+    mirror.pos.do_move(m, st);
+    std::string where = position_of(mirror.pos);
+    mirror.pos.undo_move(m);
+    return where;
+  };
+  uint64_t rng = 0x9e3779b97f4a7c15ULL;
+  auto next = [&] { return rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17; };
+  int fourth_at = -1;
+  for (int ply = 0; ply < 1400 && fourth_at < 0; ++ply) {
+    std::vector<Move> closest, repeating;  // to the most-seen positions below three; to positions seen three times
+    int most_seen = -1;
+    // Kings and rooks first; golds and silvers only when every king and rook move would make a fourth occurrence.
+    for (bool widen : {false, true}) {
+      if (!closest.empty()) break;
+      for (const auto& em : MoveList<LEGAL>(g.position())) {
+        const Move m = em.move;
+        if (is_drop(m) || g.position().is_capture(m) || is_promotion(m) || g.position().gives_check(m)) continue;
+        const PieceType pt = type_of(g.position().piece_on(from_sq(m)));
+        if (!(pt == KING || pt == ROOK || (widen && (pt == GOLD || pt == SILVER)))) continue;
+        const int n = seen[after(m)];
+        if (n >= 3) {
+          if (!widen) repeating.push_back(m);
+          continue;
+        }
+        if (n > most_seen) most_seen = n, closest.clear();
+        if (n == most_seen) closest.push_back(m);
+      }
+    }
+    REQUIRE(!closest.empty());
+    // Stay below four occurrences for 1,000 plies, then take the first move that makes a fourth.
+    const bool finish = ply >= 1000 && !repeating.empty();
+    const std::vector<Move>& pool = finish ? repeating : closest;
+    const Move m = pool[next() % pool.size()];
+    REQUIRE(g.play_usi(to_usi(m)));
+    mirror.play(to_usi(m));
+    const int count = ++seen[position_of(g.position())];
+    const GameStatus s = g.status(0);
+    if (count < 4) {
+      REQUIRE_MESSAGE(s.end == GameEnd::None, "ply ", ply + 1, ": a position seen ", count, " times");
+    } else {
+      fourth_at = ply + 1;
+      CHECK(s.end == GameEnd::Sennichite);
+      CHECK(s.draw);
+    }
+  }
+  CHECK(fourth_at > 1000);
+  // The count of every position reached three somewhere: the test was near repetition throughout.
+  int threes = 0;
+  for (const auto& [sfen, n] : seen) threes += n >= 3;
+  CHECK(threes > 50);
 }
