@@ -118,10 +118,13 @@ int run_tournament(const config::CliOptions& options) {
   s.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   s.journal = c.output.journal;
   s.resumed_games = t.resumed_games();
+  s.engine_moves = t.engine_moves();
   struct rusage self {};
   if (getrusage(RUSAGE_SELF, &self) == 0) {
-    s.runner_cpu_s = double(self.ru_utime.tv_sec + self.ru_stime.tv_sec) +
-                     double(self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e6;
+    auto seconds = [](const timeval& tv) { return double(tv.tv_sec) + double(tv.tv_usec) / 1e6; };
+    s.runner_user_s = seconds(self.ru_utime);
+    s.runner_sys_s = seconds(self.ru_stime);
+    s.runner_cpu_s = s.runner_user_s + s.runner_sys_s;
     s.runner_max_rss_kb = self.ru_maxrss;
   }
   if (c.json) {

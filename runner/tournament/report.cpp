@@ -223,7 +223,10 @@ std::string summary_json(const Tally& tally, const Summary& sum) {
   out.emplace("games", std::move(games));
   out.emplace("elapsed_s", sum.elapsed_s);
   out.emplace("journal", sum.journal);
+  out.emplace("engine_moves", sum.engine_moves);
   out.emplace("runner_cpu_s", sum.runner_cpu_s >= 0 ? bj::value(sum.runner_cpu_s) : bj::value(nullptr));
+  out.emplace("runner_user_s", sum.runner_user_s >= 0 ? bj::value(sum.runner_user_s) : bj::value(nullptr));
+  out.emplace("runner_sys_s", sum.runner_sys_s >= 0 ? bj::value(sum.runner_sys_s) : bj::value(nullptr));
   out.emplace("runner_max_rss_kb", sum.runner_max_rss_kb >= 0 ? bj::value(sum.runner_max_rss_kb) : bj::value(nullptr));
   bj::array engine_list;
   for (const EngineRecord& e : engines) {

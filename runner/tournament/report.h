@@ -31,7 +31,10 @@ struct Summary {
   double elapsed_s = 0;
   std::string journal;
   int64_t resumed_games = 0;
+  int64_t engine_moves = 0;        // moves the engines played in this run's games (Tournament::engine_moves)
   double runner_cpu_s = -1;        // the runner's own CPU time (engines excluded); < 0: unknown
+  double runner_user_s = -1;       // its user and system parts
+  double runner_sys_s = -1;
   int64_t runner_max_rss_kb = -1;  // the runner's own peak resident memory; < 0: unknown
 };
 // The final report: per pairing W/L/D (overall and per colour), Elo with its 95 % interval, nElo, LOS, draw ratio,

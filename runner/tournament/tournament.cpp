@@ -340,6 +340,7 @@ bool Tournament::record(const ScheduledGame& s, int attempt, bool replay, const 
     return false;
   }
   ++played_;
+  for (const MoveRecord& m : game.moves) engine_moves_ += m.opening ? 0 : 1;
   tally_.add(entry);
   observer.game_finished(s, attempt, replay, game, records, tally_);
   if (config_.type == config::TournamentType::Sprt && !sprt_decided_ &&

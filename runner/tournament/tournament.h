@@ -70,6 +70,9 @@ class Tournament {
 
   // Games journaled before this run (from --resume) and games that count now.
   int64_t resumed_games() const { return resumed_games_; }
+  // Moves the engines played in the games this run journaled (opening moves and resumed games excluded): the
+  // denominator of the runner's cost per move. Read it after run().
+  int64_t engine_moves() const { return engine_moves_; }
 
  private:
   struct PairJob {
@@ -100,6 +103,7 @@ class Tournament {
   JournalWriter journal_;
   int64_t next_pair_ = 0;
   int64_t resumed_games_ = 0;
+  int64_t engine_moves_ = 0;  // guarded by mutex_
   int64_t played_ = 0;
   int running_workers_ = 0;
   std::atomic<bool> stop_{false};  // passed to play_game: set to interrupt the running games

@@ -44,6 +44,17 @@ for p in a-b a-c; do
 done
 pass "100 games, 2 pairings of 50, 25 pairs each"
 
+# The engines' moves (the runner's cost per move is counted against them): the journal's moves after the openings.
+expected_moves=0
+while IFS= read -r line; do
+  moves=$(printf '%s' "$line" | grep -o '"moves":\[[^]]*\]' | grep -o '"[^"]*"' | wc -l)  # the key counts once
+  opening=$(printf '%s' "$line" | grep -o '"opening_plies":[0-9]*' | cut -d: -f2)
+  expected_moves=$((expected_moves + moves - 1 - opening))
+done < <(grep '^{"game":' "$journal")
+[ "$(json_int "$TMP/c4.json" engine_moves)" = "$expected_moves" ] ||
+  fail "engine_moves: the summary says $(json_int "$TMP/c4.json" engine_moves), the journal $expected_moves"
+pass "engine_moves $expected_moves matches the journal"
+
 run 1 "$TMP/c1" || fail "the sequential gauntlet exited with $?"
 strip() { grep -o '"pairings":\[.*\]' "$1" | sed 's/"elapsed_s":[0-9.e-]*//'; }
 [ "$(strip "$TMP/c1.json")" = "$(strip "$TMP/c4.json")" ] || fail "concurrency 1 and 4 gave different results"
