@@ -71,9 +71,17 @@ std::string_view to_string(GameEnd end) {
 
 GameRecord::GameRecord() {
   Position::init();
-  states_.emplace_back();
-  (void)pos_.set(START_SFEN, &states_.back());
+  (void)pos_.set(START_SFEN, &next_state());
   start_sfen_ = std::string(START_SFEN);
+}
+
+StateInfo& GameRecord::next_state() {
+  if (states_used_ == state_chunks_.size() * STATE_CHUNK)
+    state_chunks_.push_back(std::make_unique<StateInfo[]>(STATE_CHUNK));
+  StateInfo& st = state_chunks_[states_used_ / STATE_CHUNK][states_used_ % STATE_CHUNK];
+  ++states_used_;
+  st = StateInfo{};
+  return st;
 }
 
 namespace {
@@ -130,9 +138,8 @@ std::expected<void, std::string> GameRecord::start(std::string_view position_tex
     }
   }
 
-  states_.clear();
-  states_.emplace_back();
-  (void)pos_.set(sfen, &states_.back(), limits);
+  states_used_ = 0;  // the chunks stay: a record reused for many games allocates them once
+  (void)pos_.set(sfen, &next_state(), limits);
   start_sfen_ = pos_.sfen();
   moves_.clear();
   counts_.clear();
@@ -143,8 +150,7 @@ std::expected<void, std::string> GameRecord::start(std::string_view position_tex
 }
 
 void GameRecord::play(Move m) {
-  states_.emplace_back();
-  pos_.do_move(m, states_.back());
+  pos_.do_move(m, next_state());
   moves_.push_back(m);
   counts_.add(pos_.key());
 }

@@ -4,6 +4,7 @@
 
 #include <deque>
 #include <expected>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,7 +79,13 @@ class GameRecord {
 
  private:
   Position pos_;
-  std::deque<StateInfo> states_;  // a deque keeps StateInfo addresses stable while the game grows
+  // The states of the game, in chunks: their addresses stay put while the game grows (the position links them),
+  // and a long game allocates once per STATE_CHUNK plies instead of once per ply (a StateInfo is ~380 bytes, so a
+  // std::deque would give each its own node).
+  static constexpr size_t STATE_CHUNK = 64;
+  StateInfo& next_state();
+  std::vector<std::unique_ptr<StateInfo[]>> state_chunks_;
+  size_t states_used_ = 0;
   std::string start_sfen_;
   std::vector<Move> moves_;
   size_t opening_plies_ = 0;

@@ -207,7 +207,7 @@ class GameRun {
     while (true) {
       Deadline slice = std::min(deadline, SteadyClock::now() + kInterruptSlice);
       usi::SearchResult r = client.wait_bestmove(slice);
-      info.merge(r.info);
+      info.merge(std::move(r.info));  // replaced below before r is returned
       info_lines += r.info_lines;
       if (r.status != usi::Status::Timeout || slice >= deadline || interrupted()) {
         r.info = std::move(info);

@@ -30,7 +30,9 @@ std::string_view to_string(EngineState state) {
 }
 
 std::string go_command(const GoParams& p) {
-  std::string line = "go";
+  std::string line;
+  line.reserve(96);  // the longest usual go in one allocation
+  line = "go";
   auto add = [&](const char* key, const auto& value) {
     if (value) line.append(" ").append(key).append(" ").append(std::to_string(*value));
   };
@@ -210,7 +212,7 @@ SearchResult UsiClient::wait_bestmove(Deadline deadline) {
         warn("unparsable info line '" + r.line + "': " + error);
         continue;
       }
-      if (!info->multipv || *info->multipv == 1) result.info.merge(*info);
+      if (!info->multipv || *info->multipv == 1) result.info.merge(std::move(*info));
       continue;
     }
     if (line.starts_with("bestmove")) {

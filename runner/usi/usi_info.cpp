@@ -7,6 +7,7 @@ namespace arena::usi {
 
 std::vector<std::string_view> split_words(std::string_view text) {
   std::vector<std::string_view> words;
+  words.reserve(32);  // an info line with a short pv in one allocation, not five
   std::size_t i = 0;
   while (i < text.size()) {
     while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
@@ -125,12 +126,12 @@ std::optional<SearchInfo> parse_info(std::string_view line, std::string* error) 
   return info;
 }
 
-void SearchInfo::merge(const SearchInfo& later) {
+void SearchInfo::merge(SearchInfo&& later) {
   if (later.score) {
     score = later.score;
-    pv = later.pv;
+    pv = std::move(later.pv);
   } else if (!later.pv.empty()) {
-    pv = later.pv;
+    pv = std::move(later.pv);
   }
   if (later.depth) depth = later.depth;
   if (later.seldepth) seldepth = later.seldepth;
@@ -139,7 +140,7 @@ void SearchInfo::merge(const SearchInfo& later) {
   if (later.time_ms) time_ms = later.time_ms;
   if (later.hashfull) hashfull = later.hashfull;
   if (later.multipv) multipv = later.multipv;
-  if (later.string) string = later.string;
+  if (later.string) string = std::move(later.string);
 }
 
 std::optional<BestMove> parse_bestmove(std::string_view line, std::string* error) {

@@ -35,7 +35,9 @@ struct SearchInfo {
   std::optional<std::string> string;  // `info string ...`, the rest of the line
 
   // Fields the line carries overwrite ours; a score line also replaces the pv (a pv belongs to its score).
-  void merge(const SearchInfo& later);
+  void merge(const SearchInfo& later) { merge(SearchInfo(later)); }
+  // The same, taking `later`'s pv and string instead of copying them (the runner merges every info line).
+  void merge(SearchInfo&& later);
 };
 
 // Parses the line after "info" (or a whole "info ..." line). Unknown keys are skipped, so engine extensions
