@@ -2,6 +2,7 @@
 
 #include <strings.h>
 
+#include <algorithm>
 #include <thread>
 
 namespace arena::config {
@@ -24,6 +25,17 @@ std::string_view to_string(OpeningOrder o) { return o == OpeningOrder::Random ? 
 
 std::string_view to_string(RestartPolicy p) { return p == RestartPolicy::Always ? "always" : "on-crash"; }
 
+void merge_options(std::vector<std::pair<std::string, std::string>>& into,
+                   const std::vector<std::pair<std::string, std::string>>& over) {
+  for (const auto& [name, value] : over) {
+    auto same = [&](const auto& o) { return strcasecmp(o.first.c_str(), name.c_str()) == 0; };
+    if (auto it = std::find_if(into.begin(), into.end(), same); it != into.end())
+      it->second = value;
+    else
+      into.emplace_back(name, value);
+  }
+}
+
 EngineSettings merge(const EngineSettings& base, const EngineSettings& over) {
   EngineSettings r = base;
   if (over.name) r.name = over.name;
@@ -38,12 +50,7 @@ EngineSettings merge(const EngineSettings& base, const EngineSettings& over) {
   if (over.quit_grace_ms) r.quit_grace_ms = over.quit_grace_ms;
   if (over.stderr_log) r.stderr_log = over.stderr_log;
   if (over.io_log) r.io_log = over.io_log;
-  for (const auto& [name, value] : over.options) {
-    bool replaced = false;
-    for (auto& [n, v] : r.options)
-      if (strcasecmp(n.c_str(), name.c_str()) == 0) v = value, replaced = true;
-    if (!replaced) r.options.emplace_back(name, value);
-  }
+  merge_options(r.options, over.options);
   if (r.where.empty()) r.where = over.where;
   return r;
 }

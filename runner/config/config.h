@@ -69,6 +69,9 @@ struct EngineSettings {
 
 // `over`'s fields replace `base`'s; options with the same name (case-insensitive) are replaced, others appended.
 EngineSettings merge(const EngineSettings& base, const EngineSettings& over);
+// USI options: one with the same name (case-insensitive) is replaced, others appended.
+void merge_options(std::vector<std::pair<std::string, std::string>>& into,
+                   const std::vector<std::pair<std::string, std::string>>& over);
 
 struct OpeningSettings {
   std::string file;      // one opening per line (sfen / startpos moves / bare SFEN), or a .csa / .kif record

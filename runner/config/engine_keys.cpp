@@ -1,9 +1,5 @@
 #include "config/engine_keys.h"
 
-#include <strings.h>
-
-#include <algorithm>
-
 #include "config/load.h"
 #include "config/values.h"
 
@@ -186,13 +182,7 @@ void apply_engine_settings(const EngineSettings& s, game::EngineConfig& e) {
   if (s.cmd) e.command = *s.cmd;
   if (s.args) e.args = *s.args;
   if (s.dir) e.working_dir = *s.dir;
-  for (const auto& [name, value] : s.options) {
-    auto same = [&](const auto& o) { return strcasecmp(o.first.c_str(), name.c_str()) == 0; };
-    if (auto it = std::find_if(e.options.begin(), e.options.end(), same); it != e.options.end())
-      it->second = value;
-    else
-      e.options.emplace_back(name, value);
-  }
+  merge_options(e.options, s.options);
   if (s.tc) e.time_control = *s.tc;
   if (s.ponder) e.ponder = *s.ponder;
   if (s.send_inc) e.send_increments = *s.send_inc;

@@ -104,27 +104,20 @@ Config finalize(ConfigDraft draft, std::optional<TournamentType> command) {
   for (const EngineSettings& e : merged) {
     if (!e.cmd) fail(e.where, "the engine has no cmd (the executable to run)");
     game::EngineConfig ec;
+    apply_engine_settings(e, ec);  // every key as written; the command, name and dir are checked below
     ec.command = resolve_command(*e.cmd, "");
     if (ec.command.empty())
       fail(e.cmd_where.empty() ? e.where : e.cmd_where,
            "engine command '" + *e.cmd + "' " +
                (e.cmd->find('/') != std::string::npos ? "is not an executable file"
                                                       : "was not found on PATH or in /usr/games"));
-    ec.name = e.name ? *e.name : fs::path(*e.cmd).filename().string();
+    if (!e.name) ec.name = fs::path(*e.cmd).filename().string();
     if (!names.insert(ec.name).second)
       fail(e.where, "two engines are named '" + ec.name + "'; give each a unique name (name=...)");
     if (!e.tc) fail(e.where, "engine '" + ec.name + "' has no time control (tc=10+0.1, tc=0+1b, tc=movetime=1, ...)");
-    ec.time_control = *e.tc;
-    if (e.args) ec.args = *e.args;
-    if (e.dir) {
-      std::error_code ec_dir;
-      if (!fs::is_directory(*e.dir, ec_dir))
-        fail(e.where, "engine '" + ec.name + "': dir '" + *e.dir + "' is not a directory");
-      ec.working_dir = *e.dir;
-    }
-    EngineSettings rest = e;  // the fields resolved and checked above stay as they are
-    rest.name.reset(), rest.cmd.reset(), rest.args.reset(), rest.dir.reset(), rest.tc.reset();
-    apply_engine_settings(rest, ec);
+    std::error_code ec_dir;
+    if (e.dir && !fs::is_directory(*e.dir, ec_dir))
+      fail(e.where, "engine '" + ec.name + "': dir '" + *e.dir + "' is not a directory");
     c.engines.push_back(std::move(ec));
   }
 
