@@ -20,7 +20,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <deque>
 #include <fcntl.h>
 #include <mutex>
 #include <poll.h>
@@ -89,14 +88,64 @@ int open_pidfd(pid_t pid) {
 #endif
 }
 
-}  // namespace
+// The lines read ahead and not yet taken, oldest first: a ring of strings that keep their buffers, so that once
+// a game's first lines have sized them, queuing and taking a line allocates nothing.
+class LineRing {
+ public:
+  bool empty() const { return count_ == 0; }
+  std::size_t size() const { return count_; }
+  SteadyClock::time_point front_time() const { return slots_[head_].time; }
 
-struct EngineProcess::Impl : std::enable_shared_from_this<Impl> {
+  void push(std::string_view text, SteadyClock::time_point time) {
+    if (count_ == slots_.size()) grow();
+    Line& slot = slots_[(head_ + count_) % slots_.size()];
+    slot.text.assign(text);
+    slot.time = time;
+    ++count_;
+  }
+
+  // Swaps the oldest line into `out`; the slot keeps `out`'s old buffer for a later line.
+  void pop_into(std::string& out) {
+    Line& slot = slots_[head_];
+    out.swap(slot.text);
+    // A buffer sized by one huge line is not kept in every slot the ring cycles through.
+    if (slot.text.capacity() > kKeptCapacity) std::string().swap(slot.text);
+    head_ = (head_ + 1) % slots_.size();
+    // After a flood (up to max_queued_lines) the ring goes back to a small size once it is drained.
+    if (--count_ == 0 && slots_.size() > kMostKeptSlots) {
+      slots_.clear();
+      head_ = 0;
+      grow();
+    }
+  }
+
+ private:
   struct Line {
     std::string text;
     SteadyClock::time_point time;
   };
+  static constexpr std::size_t kFirstSlots = 8;  // a search's lines rarely wait more than a few at a time
+  static constexpr std::size_t kMostKeptSlots = 64;
+  static constexpr std::size_t kUsualLine = 256;  // an info line with a pv of a dozen moves
+  static constexpr std::size_t kKeptCapacity = 4096;
 
+  void grow() {
+    std::vector<Line> bigger(std::max(kFirstSlots, slots_.size() * 2));
+    for (std::size_t i = 0; i < count_; ++i) bigger[i] = std::move(slots_[(head_ + i) % slots_.size()]);
+    // Sized once for a usual line, so that the first lines through each slot do not each grow it.
+    for (std::size_t i = count_; i < bigger.size(); ++i) bigger[i].text.reserve(kUsualLine);
+    slots_ = std::move(bigger);
+    head_ = 0;
+  }
+
+  std::vector<Line> slots_;
+  std::size_t head_ = 0;
+  std::size_t count_ = 0;
+};
+
+}  // namespace
+
+struct EngineProcess::Impl : std::enable_shared_from_this<Impl> {
   Impl(std::shared_ptr<EventLoop> l, ProcessSpec s)
       : loop(std::move(l)),
         spec(std::move(s)),
@@ -121,7 +170,8 @@ struct EngineProcess::Impl : std::enable_shared_from_this<Impl> {
   std::FILE* io_log = nullptr;
 
   std::string read_buffer;
-  std::deque<Line> lines;
+  LineRing lines;
+  std::string taken;  // the line last returned by read_line; ReadResult::line points into it
   bool reading = false;
   bool eof = false;
   bool stdin_broken = false;
@@ -139,7 +189,7 @@ struct EngineProcess::Impl : std::enable_shared_from_this<Impl> {
   void push_line(std::string_view text, SteadyClock::time_point t) {
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
     log('<', text, t);
-    lines.push_back(Line{std::string(text), t});
+    lines.push(text, t);
   }
 
   // Keeps exactly one read pending while the child is alive and the queue has room.
@@ -181,8 +231,9 @@ struct EngineProcess::Impl : std::enable_shared_from_this<Impl> {
   }
 
   ReadResult pop() {
-    ReadResult r{IoStatus::Ok, std::move(lines.front().text), lines.front().time};
-    lines.pop_front();
+    ReadResult r{IoStatus::Ok, {}, lines.front_time()};
+    lines.pop_into(taken);
+    r.line = taken;
     start_read();  // resumes reading if back-pressure had paused it
     return r;
   }
@@ -190,7 +241,7 @@ struct EngineProcess::Impl : std::enable_shared_from_this<Impl> {
   // A queued line counts only if it arrived by the deadline; later lines stay queued for the next read.
   ReadResult take(Deadline deadline) {
     if (!lines.empty()) {
-      if (lines.front().time <= deadline) return pop();
+      if (lines.front_time() <= deadline) return pop();
       return {IoStatus::Timeout, {}, {}};
     }
     if (eof) return {IoStatus::Disconnected, {}, {}};
@@ -400,6 +451,10 @@ std::expected<std::unique_ptr<EngineProcess>, std::string> EngineProcess::start(
   // Writes go straight to write(2); a full pipe must not block the game thread.
   int fd = impl->to_child.native_handle();
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  // Asio reads into the buffer's spare capacity, 512 bytes or more at a time; room for several reads up front
+  // means the buffer is not grown in the middle of a game.
+  impl->read_buffer.reserve(8192);
+  impl->taken.reserve(256);  // it trades buffers with the ring's slots, which are sized alike
   impl->start_read();
   return std::unique_ptr<EngineProcess>(new EngineProcess(std::move(impl)));
 }

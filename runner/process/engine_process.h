@@ -72,7 +72,10 @@ struct ProcessSpec {
 
 struct ReadResult {
   IoStatus status = IoStatus::Timeout;
-  std::string line;              // without the line terminator ('\n' and a trailing '\r' are removed)
+  // Without the line terminator ('\n' and a trailing '\r' are removed). It points into the process's own buffer
+  // and is valid until the next read_line or try_read_line on the same process: copy it to keep it. (The buffers
+  // are reused, so that reading the lines of a game allocates nothing.)
+  std::string_view line;
   SteadyClock::time_point time;  // when the line was taken off the pipe (status Ok)
 };
 

@@ -1,6 +1,7 @@
 #include "usi_client.h"
 
 #include <cassert>
+#include <charconv>
 
 namespace arena::usi {
 
@@ -29,12 +30,13 @@ std::string_view to_string(EngineState state) {
   return "?";
 }
 
-std::string go_command(const GoParams& p) {
-  std::string line;
-  line.reserve(96);  // the longest usual go in one allocation
+void write_go_command(const GoParams& p, std::string& line) {
   line = "go";
-  auto add = [&](const char* key, const auto& value) {
-    if (value) line.append(" ").append(key).append(" ").append(std::to_string(*value));
+  auto add = [&](std::string_view key, const auto& value) {
+    if (!value) return;
+    char digits[24];
+    auto end = std::to_chars(digits, digits + sizeof digits, *value).ptr;
+    line.append(" ").append(key).append(" ").append(digits, end);
   };
   if (p.ponder) line += " ponder";
   add("btime", p.btime);
@@ -46,6 +48,11 @@ std::string go_command(const GoParams& p) {
   add("nodes", p.nodes);
   add("depth", p.depth);
   if (p.infinite) line += " infinite";
+}
+
+std::string go_command(const GoParams& p) {
+  std::string line;
+  write_go_command(p, line);
   return line;
 }
 
@@ -172,7 +179,8 @@ Result UsiClient::position(std::string_view line) {
 
 Result UsiClient::go(const GoParams& params) {
   assert(state_ == EngineState::Idle || state_ == EngineState::Dead);
-  Result r = send(go_command(apply(go_quirks_, params)));
+  write_go_command(apply(go_quirks_, params), go_line_);
+  Result r = send(go_line_);
   // Time runs from the moment the line is in the engine's pipe.
   go_time_ = SteadyClock::now();
   if (r.ok()) state_ = params.ponder ? EngineState::Pondering : EngineState::Thinking;
@@ -207,12 +215,11 @@ SearchResult UsiClient::wait_bestmove(Deadline deadline) {
       if (line.size() > 4 && line[4] != ' ' && line[4] != '\t') continue;
       ++result.info_lines;
       std::string error;
-      auto info = parse_info(line, &error);
-      if (!info) {
-        warn("unparsable info line '" + r.line + "': " + error);
+      if (!parse_info(line, info_line_, &error)) {
+        warn("unparsable info line '" + std::string(line) + "': " + error);
         continue;
       }
-      if (!info->multipv || *info->multipv == 1) result.info.merge(std::move(*info));
+      if (!info_line_.multipv || *info_line_.multipv == 1) result.info.merge(info_line_);
       continue;
     }
     if (line.starts_with("bestmove")) {
@@ -220,10 +227,9 @@ SearchResult UsiClient::wait_bestmove(Deadline deadline) {
       state_ = EngineState::Idle;
       std::string error;
       auto best = parse_bestmove(line, &error);
-      result.text = r.line;
       if (!best) {
         result.status = Status::ProtocolError;
-        result.bestmove.raw = r.line;
+        result.text = line;
         return result;
       }
       result.status = Status::Ok;

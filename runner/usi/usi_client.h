@@ -66,6 +66,8 @@ struct GoParams {
 };
 // "go [ponder] [btime B wtime W] [byoyomi Y] [binc I winc I] [movetime T] [nodes N] [depth D] [infinite]"
 std::string go_command(const GoParams& params);
+// The same line written into `out` (replacing what it held), so that a reused buffer allocates nothing.
+void write_go_command(const GoParams& params, std::string& out);
 // For engines that do not understand binc/winc (gpsusi aborts with "unknown option in go binc"): each side's
 // increment is added to its time and binc/winc are dropped. The mover may spend btime + binc on this move, so it
 // is told exactly what it may use now; all it loses is the knowledge that more increments will come. The
@@ -86,7 +88,7 @@ GoParams apply(const GoQuirks& quirks, GoParams params);
 struct SearchResult {
   Status status = Status::Timeout;
   BestMove bestmove;       // status Ok
-  std::string text;        // the raw bestmove line (also when malformed) or an explanation
+  std::string text;        // empty when Ok; the malformed bestmove line, or an explanation
   SearchInfo info;         // the engine's last word on its main line (multipv 1), merged over its info lines
   int info_lines = 0;      // info lines received during this search
   SteadyClock::time_point go_time;        // when the go line was written
@@ -154,6 +156,9 @@ class UsiClient {
   SteadyClock::time_point go_time_{};
   SteadyClock::time_point ponderhit_time_{};
   GoQuirks go_quirks_;
+  // Reused on every move, so that a search's lines allocate nothing once the first moves have sized them.
+  std::string go_line_;
+  SearchInfo info_line_;
 };
 
 }  // namespace arena::usi

@@ -18,6 +18,13 @@ std::vector<std::string_view> split_words(std::string_view text) {
   return words;
 }
 
+void WordCursor::advance() {
+  while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t')) ++pos_;
+  const std::size_t start = pos_;
+  while (pos_ < text_.size() && text_[pos_] != ' ' && text_[pos_] != '\t') ++pos_;
+  word_ = text_.substr(start, pos_ - start);
+}
+
 namespace {
 
 template <typename T>
@@ -40,38 +47,30 @@ bool is_info_key(std::string_view w) {
 
 }  // namespace
 
-std::optional<SearchInfo> parse_info(std::string_view line, std::string* error) {
-  auto fail = [&](std::string why) -> std::optional<SearchInfo> {
+bool parse_info(std::string_view line, SearchInfo& info, std::string* error) {
+  auto fail = [&](std::string why) {
     if (error) *error = std::move(why);
-    return std::nullopt;
+    return false;
   };
-  auto words = split_words(line);
-  std::size_t i = 0;
-  if (i < words.size() && words[i] == "info") ++i;
-  SearchInfo info;
-  // The value after key `k` at words[i]; advances i past it.
-  auto value = [&]() -> std::optional<std::string_view> {
-    if (i + 1 >= words.size()) return std::nullopt;
-    i += 2;
-    return words[i - 1];
-  };
-  while (i < words.size()) {
-    std::string_view key = words[i];
+  info.clear();
+  WordCursor words(line);
+  if (words.peek() == "info") words.next();
+  while (!words.at_end()) {
+    const std::string_view key = words.next();
     if (key == "string") {
       // Free text to the end of the line, spacing kept.
-      std::size_t pos = std::size_t(words[i].data() - line.data()) + key.size();
+      std::size_t pos = std::size_t(key.data() - line.data()) + key.size();
       while (pos < line.size() && (line[pos] == ' ' || line[pos] == '\t')) ++pos;
-      info.string = std::string(line.substr(pos));
+      info.string.emplace(line.substr(pos));
       break;
     }
     if (key == "pv") {
-      ++i;
-      while (i < words.size() && !is_info_key(words[i])) info.pv.emplace_back(words[i++]);
+      while (!words.at_end() && !is_info_key(words.peek())) info.pv.emplace_back(words.next());
       continue;
     }
     if (key == "score") {
-      if (i + 2 >= words.size()) return fail("score without kind and value");
-      std::string_view kind = words[i + 1], v = words[i + 2];
+      const std::string_view kind = words.next(), v = words.next();
+      if (v.empty()) return fail("score without kind and value");
       Score score;
       if (kind == "cp") {
         auto n = to_number<int>(v);
@@ -90,19 +89,14 @@ std::optional<SearchInfo> parse_info(std::string_view line, std::string* error) 
       } else {
         return fail("unknown score kind '" + std::string(kind) + "'");
       }
-      i += 3;
-      while (i < words.size() && (words[i] == "lowerbound" || words[i] == "upperbound")) {
-        (words[i] == "lowerbound" ? score.lowerbound : score.upperbound) = true;
-        ++i;
-      }
+      while (words.peek() == "lowerbound" || words.peek() == "upperbound")
+        (words.next() == "lowerbound" ? score.lowerbound : score.upperbound) = true;
       info.score = score;
       continue;
     }
     auto int_field = [&](auto& field) -> bool {
       using T = typename std::remove_reference_t<decltype(field)>::value_type;
-      auto v = value();
-      if (!v) return false;
-      auto n = to_number<T>(*v);
+      auto n = to_number<T>(words.next());
       if (!n) return false;
       field = *n;
       return true;
@@ -117,13 +111,48 @@ std::optional<SearchInfo> parse_info(std::string_view line, std::string* error) 
     else if (key == "multipv") ok = int_field(info.multipv);
     else if (key == "currmove" || key == "currmovenumber" || key == "cpuload" || key == "sbhits" ||
              key == "tbhits")
-      i += 2;  // known keys with one value we do not keep
-    else
-      ++i;  // an extension we do not know: skip the word and go on
+      words.next();  // known keys with one value we do not keep
+    // else: an extension we do not know; its key is skipped and the words after it are read as keys
     if (!ok) return fail("bad or missing value for '" + std::string(key) + "'");
   }
   if (error) error->clear();
+  return true;
+}
+
+std::optional<SearchInfo> parse_info(std::string_view line, std::string* error) {
+  SearchInfo info;
+  if (!parse_info(line, info, error)) return std::nullopt;
   return info;
+}
+
+void SearchInfo::clear() {
+  score.reset();
+  depth.reset();
+  seldepth.reset();
+  nodes.reset();
+  nps.reset();
+  time_ms.reset();
+  hashfull.reset();
+  multipv.reset();
+  pv.clear();      // keeps its capacity; the moves in it are short enough for no allocation of their own
+  string.reset();  // gives up its buffer: `info string` lines are rare next to the others
+}
+
+void SearchInfo::merge(const SearchInfo& later) {
+  if (later.score) {
+    score = later.score;
+    pv = later.pv;
+  } else if (!later.pv.empty()) {
+    pv = later.pv;
+  }
+  if (later.depth) depth = later.depth;
+  if (later.seldepth) seldepth = later.seldepth;
+  if (later.nodes) nodes = later.nodes;
+  if (later.nps) nps = later.nps;
+  if (later.time_ms) time_ms = later.time_ms;
+  if (later.hashfull) hashfull = later.hashfull;
+  if (later.multipv) multipv = later.multipv;
+  if (later.string) string = later.string;
 }
 
 void SearchInfo::merge(SearchInfo&& later) {
@@ -148,17 +177,17 @@ std::optional<BestMove> parse_bestmove(std::string_view line, std::string* error
     if (error) *error = std::move(why);
     return std::nullopt;
   };
-  auto words = split_words(line);
-  if (words.empty() || words[0] != "bestmove") return fail("not a bestmove line");
-  if (words.size() < 2) return fail("bestmove without a move");
+  WordCursor words(line);
+  if (words.next() != "bestmove") return fail("not a bestmove line");
+  if (words.at_end()) return fail("bestmove without a move");
   BestMove best;
-  best.move = std::string(words[1]);
-  best.raw = std::string(line);
-  if (words.size() == 2) return best;
-  if (words[2] != "ponder") return fail("unexpected '" + std::string(words[2]) + "' after the move");
-  if (words.size() < 4) return best;  // "ponder" with nothing after it: the move itself is clear
-  if (words.size() > 4) return fail("unexpected '" + std::string(words[4]) + "' after the ponder move");
-  best.ponder = std::string(words[3]);
+  best.move = words.next();
+  if (words.at_end()) return best;
+  if (const std::string_view word = words.next(); word != "ponder")
+    return fail("unexpected '" + std::string(word) + "' after the move");
+  if (words.at_end()) return best;  // "ponder" with nothing after it: the move itself is clear
+  best.ponder = words.next();
+  if (!words.at_end()) return fail("unexpected '" + std::string(words.peek()) + "' after the ponder move");
   return best;
 }
 

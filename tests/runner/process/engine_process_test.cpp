@@ -174,7 +174,7 @@ TEST_CASE("terminate kills a child that does not exit within the grace period, w
   auto p = must_start(sh("sleep 30 & echo $!; wait"));
   auto r = p->read_line(SteadyClock::now() + 2s);
   REQUIRE(r.status == IoStatus::Ok);
-  pid_t helper = std::stoi(r.line);
+  pid_t helper = std::stoi(std::string(r.line));
   pid_t pid = p->pid();
   auto t0 = SteadyClock::now();
   CHECK_FALSE(p->terminate(200ms));

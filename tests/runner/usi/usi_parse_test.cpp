@@ -65,12 +65,50 @@ TEST_CASE("info merging keeps the last main line") {
   CHECK(info.depth == 6);
 }
 
+TEST_CASE("parsing into a reused info starts from nothing each time") {
+  SearchInfo info;
+  REQUIRE(parse_info("info depth 5 seldepth 9 score mate 3 lowerbound multipv 2 pv 7g7f 3c3d 2g2f", info));
+  REQUIRE(info.score);
+  CHECK(info.pv.size() == 3);
+  REQUIRE(parse_info("info nodes 7 string  hi there", info));
+  CHECK_FALSE(info.score);
+  CHECK_FALSE(info.depth);
+  CHECK_FALSE(info.seldepth);
+  CHECK_FALSE(info.multipv);
+  CHECK(info.pv.empty());
+  CHECK(info.nodes == 7u);
+  CHECK(info.string == "hi there");
+  REQUIRE(parse_info("info depth 2 pv 1g1f", info));
+  CHECK_FALSE(info.string);
+  CHECK(info.pv == std::vector<std::string>{"1g1f"});
+  // A known key with a missing value at the end of the line is an error, as in the middle.
+  std::string error;
+  CHECK_FALSE(parse_info("info depth 2 hashfull", info, &error));
+  CHECK(error.find("hashfull") != std::string::npos);
+  CHECK_FALSE(parse_info("info score mate", info, &error));
+}
+
+TEST_CASE("the word cursor splits as split_words does") {
+  for (std::string_view text : {"", "   ", "a", " \t a  b\tc ", "info depth 1 pv 7g7f", "x\t\ty"}) {
+    std::vector<std::string_view> words;
+    for (WordCursor w(text); !w.at_end();) words.push_back(w.next());
+    CHECK(words == split_words(text));
+  }
+  WordCursor w("go ponder");
+  CHECK(w.peek() == "go");
+  CHECK(w.peek() == "go");
+  CHECK(w.next() == "go");
+  CHECK(w.next() == "ponder");
+  CHECK(w.at_end());
+  CHECK(w.next().empty());
+  CHECK(w.peek().empty());
+}
+
 TEST_CASE("bestmove lines") {
   auto b = parse_bestmove("bestmove 7g7f ponder 3c3d");
   REQUIRE(b);
   CHECK(b->move == "7g7f");
   CHECK(b->ponder == "3c3d");
-  CHECK(b->raw == "bestmove 7g7f ponder 3c3d");
   CHECK(parse_bestmove("bestmove resign")->is_resign());
   CHECK(parse_bestmove("bestmove win")->is_win());
   CHECK(parse_bestmove("bestmove  P*5e ")->move == "P*5e");
