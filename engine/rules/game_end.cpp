@@ -129,12 +129,11 @@ std::expected<void, std::string> GameRecord::start(std::string_view position_tex
     StateInfo root;
     Position scratch;
     if (auto r = scratch.set(sfen, &root, limits); !r) return std::unexpected(r.error());
-    std::deque<StateInfo> scratch_states;
+    std::vector<StateInfo> scratch_states(move_texts.size());  // one allocation; never resized, so never moved
     for (size_t k = 0; k < move_texts.size(); ++k) {
       auto m = parse_usi_move(scratch, move_texts[k]);
       if (!m) return std::unexpected("position: move " + std::to_string(k + 1) + " " + m.error());
-      scratch_states.emplace_back();
-      scratch.do_move(*m, scratch_states.back());
+      scratch.do_move(*m, scratch_states[k]);
     }
   }
 
@@ -175,7 +174,7 @@ GameStatus GameRecord::status(int max_plies) const {
     case Repetition::None:
       break;
   }
-  if (MoveList<LEGAL>(pos_).size() == 0) return {GameEnd::NoLegalMoves, false, ~us};
+  if (!has_legal_move(pos_)) return {GameEnd::NoLegalMoves, false, ~us};
   if (max_plies > 0 && pos_.game_ply() - 1 >= max_plies) return {GameEnd::MaxMoves, true, us};
   return {};
 }

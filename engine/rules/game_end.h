@@ -2,7 +2,6 @@
 // Game-end rules shared by the engine and the runner: repetition (sennichite) and perpetual check, no legal
 // move, the entering-king declaration, the max-moves draw, and a game record that applies them move by move.
 
-#include <deque>
 #include <expected>
 #include <memory>
 #include <string>

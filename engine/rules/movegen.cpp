@@ -351,4 +351,25 @@ ExtMove* generate<LEGAL>(const Position& pos, ExtMove* list) {
   return pos.side_to_move() == BLACK ? generate_legal<BLACK>(pos, list) : generate_legal<WHITE>(pos, list);
 }
 
+bool has_legal_move(const Position& pos) {
+  const Color us = pos.side_to_move();
+  if (!pos.in_check() && pos.has_king(us)) {
+    // Not in check, a drop cannot expose the king, and these four pieces have no dead squares.
+    const Hand hand = pos.hand(us);
+    const bool free_dropper =
+        hand_exists(hand, SILVER) || hand_exists(hand, GOLD) || hand_exists(hand, BISHOP) || hand_exists(hand, ROOK);
+    if (free_dropper && !(~pos.pieces()).empty()) return true;
+    // A king step to a square no enemy piece attacks. No slider's line runs through the king's own square (it
+    // would be check), so the king's leaving it opens no line.
+    const Square king = pos.king_square(us);
+    bool safe_step = false;
+    (king_attacks(king) & ~pos.pieces(us)).for_each([&](Square to) {
+      safe_step = safe_step || !pos.attacked_by(~us, to);
+    });
+    if (safe_step) return true;
+  }
+  ExtMove moves[MAX_MOVES];
+  return generate<LEGAL>(pos, moves) != moves;
+}
+
 }  // namespace shogi

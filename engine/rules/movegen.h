@@ -51,4 +51,9 @@ struct MoveList {
   ExtMove* last_;
 };
 
+// True if the side to move has a legal move (false: it has lost, checkmated or not). The same answer as a
+// non-empty MoveList<LEGAL>, found without generating every move in the usual cases: a drop of a silver, gold,
+// bishop or rook, or a safe king step. The game record asks it after every move of every game.
+bool has_legal_move(const Position& pos);
+
 }  // namespace shogi

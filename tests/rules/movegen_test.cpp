@@ -158,3 +158,47 @@ TEST_CASE("positions without a king for one side (tsume) generate moves") {
   Board w("8k/9/9/9/9/9/9/9/9 w 2r2b4g4s4n4l17p 1");
   CHECK(legal_usi(w.pos).size() > 0);
 }
+
+namespace {
+
+// Compares has_legal_move with the full generation at every node of a tree `depth` plies deep.
+long check_has_legal_move(Position& pos, int depth) {
+  long nodes = 1;
+  const bool any = MoveList<LEGAL>(pos).size() != 0;
+  CHECK_MESSAGE(has_legal_move(pos) == any, pos.sfen());
+  if (depth == 0) return nodes;
+  StateInfo st;
+  for (const ExtMove& m : MoveList<LEGAL>(pos)) {
+    pos.do_move(m.move, st);
+    nodes += check_has_legal_move(pos, depth - 1);
+    pos.undo_move(m.move);
+  }
+  return nodes;
+}
+
+}  // namespace
+
+TEST_CASE("has_legal_move agrees with the full generation") {
+  // Checkmates (in check, no move) and a king that is not in check but has nowhere to go and nothing to move.
+  CHECK_FALSE(has_legal_move(Board("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1").pos));
+  Board boxed("3lkl3/9/9/9/9/9/9/8r/4K4 b - 1");
+  REQUIRE_FALSE(boxed.pos.in_check());
+  CHECK_FALSE(has_legal_move(boxed.pos));
+  CHECK(has_legal_move(Board("3lkl3/9/9/9/9/9/9/8r/4K4 b S 1").pos));  // the silver drop saves it
+  CHECK(has_legal_move(Board("3lkl3/9/9/9/9/9/9/8r/4K4 b P 1").pos));  // so does a pawn
+  CHECK(has_legal_move(Board("3lkl3/9/9/9/9/9/9/8r/4K4 b L 1").pos));
+  // Trees: the start position, "matsuri" (drops, pins and checks everywhere) and positions near mate.
+  const std::string_view trees[] = {
+      START_SFEN,
+      "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+      "8k/9/7G1/9/9/9/9/9/K8 b GR 1",
+      "3lkl3/9/9/9/9/9/9/8r/4K4 b P 1",
+  };
+  for (std::string_view sfen : trees) {
+    Board b(sfen);
+    CHECK(check_has_legal_move(b.pos, 2) > 1);
+  }
+  Board exchanged;  // bishops traded: drops that check, and kings still boxed in by their own pieces
+  for (const char* m : {"7g7f", "3c3d", "8h2b+", "3a2b"}) exchanged.play(m);
+  CHECK(check_has_legal_move(exchanged.pos, 2) > 1);
+}
