@@ -227,7 +227,7 @@ class GameRun {
     line += line_has_moves_ ? " " : " moves ";
     line += pending_.usi;
     // A failure means the engine is gone; its next turn reports the disconnect.
-    if (client.position(line).ok() && client.go(go_params(clocks_[BLACK], clocks_[WHITE], side, true)).ok())
+    if (client.position_and_go(line, go_params(clocks_[BLACK], clocks_[WHITE], side, true)).ok())
       ponder_[side] = Ponder{true, pending_.move};
   }
 
@@ -273,8 +273,7 @@ class GameRun {
       }
     }
     if (!hit) {
-      usi::Result r = client.position(line_);
-      if (r.ok()) r = client.go(go_params(clocks_[BLACK], clocks_[WHITE], us));
+      usi::Result r = client.position_and_go(line_, go_params(clocks_[BLACK], clocks_[WHITE], us));
       if (!r.ok()) {
         io_failure(us, r, "starting a search");
         return false;

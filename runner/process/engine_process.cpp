@@ -7,7 +7,6 @@
 #include <boost/type_traits/decay.hpp>
 #include <boost/type_traits/is_convertible.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/read_until.hpp>
 #include <boost/asio/readable_pipe.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/writable_pipe.hpp>
@@ -16,6 +15,7 @@
 #include <boost/process/v2/start_dir.hpp>
 #include <boost/process/v2/stdio.hpp>
 
+#include <array>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -169,7 +169,8 @@ struct EngineProcess::Impl : std::enable_shared_from_this<Impl> {
   int status = 0;
   std::FILE* io_log = nullptr;
 
-  std::string read_buffer;
+  std::array<char, 4096> chunk;  // what the last read brought
+  std::string partial;           // a line whose newline has not come yet
   LineRing lines;
   std::string taken;  // the line last returned by read_line; ReadResult::line points into it
   bool reading = false;
@@ -192,42 +193,55 @@ struct EngineProcess::Impl : std::enable_shared_from_this<Impl> {
     lines.push(text, t);
   }
 
-  // Keeps exactly one read pending while the child is alive and the queue has room.
+  // Keeps exactly one read pending while the child is alive and the queue has room. Raw reads into a fixed
+  // chunk, not read_until on a growing string: Asio would zero-fill the string's spare room before every read.
   void start_read() {
     if (reading || eof || lines.size() >= spec.max_queued_lines) return;
     reading = true;
-    asio::async_read_until(from_child, asio::dynamic_buffer(read_buffer, spec.max_line), '\n',
-                           [self = shared_from_this()](const error_code& ec, std::size_t n) { self->on_read(ec, n); });
+    from_child.async_read_some(asio::buffer(chunk),
+                               [self = shared_from_this()](const error_code& ec, std::size_t n) { self->on_read(ec, n); });
   }
 
   void on_read(const error_code& ec, std::size_t n) {
     reading = false;
     if (ec == asio::error::operation_aborted) return;  // we closed the pipe
     auto now = SteadyClock::now();
-    if (!ec) {
-      // The buffer may hold several lines: take them all now, each stamped with the time it was read.
-      std::size_t begin = 0;
-      std::size_t end = n;
-      while (true) {
-        push_line(std::string_view(read_buffer).substr(begin, end - 1 - begin), now);
-        begin = end;
-        auto next = read_buffer.find('\n', begin);
-        if (next == std::string::npos) break;
-        end = next + 1;
-      }
-      read_buffer.erase(0, begin);
-    } else if (ec == asio::error::not_found) {
-      // max_line bytes without a newline: hand them over as a line rather than buffer without limit.
-      push_line(read_buffer, now);
-      read_buffer.clear();
-    } else {
-      // EOF or a read error: the child closed stdout, i.e. it died or is exiting.
-      if (!read_buffer.empty()) push_line(read_buffer, now);
-      read_buffer.clear();
+    if (ec) {
+      // EOF or a read error: the child closed stdout, i.e. it died or is exiting. A last line without its
+      // newline is not lost.
+      if (!partial.empty()) push_line(partial, now);
+      partial.clear();
       eof = true;
       return;
     }
+    // The chunk may hold several lines: take them all now, each stamped with the time it was read.
+    std::string_view data(chunk.data(), n);
+    for (auto newline = data.find('\n'); newline != std::string_view::npos; newline = data.find('\n')) {
+      const std::string_view piece = data.substr(0, newline);
+      if (partial.empty() && piece.size() <= spec.max_line) {
+        push_line(piece, now);  // the usual case: the whole line is in this chunk
+      } else {
+        keep_partial(piece, now);
+        push_line(partial, now);
+        partial.clear();
+      }
+      data.remove_prefix(newline + 1);
+    }
+    keep_partial(data, now);
     start_read();
+  }
+
+  // Keeps the start of a line until its newline comes. max_line bytes without one are handed over as a line,
+  // so that a newline-less engine cannot grow the runner's memory.
+  void keep_partial(std::string_view piece, SteadyClock::time_point now) {
+    while (partial.size() + piece.size() > spec.max_line) {
+      const std::size_t take = spec.max_line - partial.size();
+      partial.append(piece.substr(0, take));
+      push_line(partial, now);
+      partial.clear();
+      piece.remove_prefix(take);
+    }
+    partial.append(piece);
   }
 
   ReadResult pop() {
@@ -257,39 +271,24 @@ struct EngineProcess::Impl : std::enable_shared_from_this<Impl> {
   }
 
   ReadResult read_line(Deadline deadline) {
-    if (!lines.empty() || eof) return take(deadline);
-    loop->impl().ready();
-    io.poll();  // whatever is already in the pipe, without arming a timer
-    if (!lines.empty() || eof || SteadyClock::now() >= deadline) return take(deadline);
-
-    // The pending read races a timer set to the absolute deadline.
-    bool expired = false;
-    bool timer_pending = true;
-    timer.expires_at(deadline);
-    timer.async_wait([&](const error_code& ec) {
-      timer_pending = false;
-      if (!ec) expired = true;
-    });
-    while (lines.empty() && !eof && !expired) {
+    // The wait is epoll_wait's own timeout (run_one_until), not a timer: arming and cancelling a timerfd on every
+    // read cost two system calls a line. It wakes within a millisecond after the deadline at worst.
+    while (lines.empty() && !eof && SteadyClock::now() < deadline) {
       loop->impl().ready();
-      io.run_one();
-    }
-    if (timer_pending) {
-      timer.cancel();
-      // The cancelled handler refers to this frame: let it run before returning.
-      while (timer_pending) {
-        loop->impl().ready();
-        io.run_one();
-      }
+      io.run_one_until(deadline);
     }
     return take(deadline);
   }
 
-  IoStatus write_line(std::string_view text, Deadline deadline) {
+  IoStatus write_lines(std::initializer_list<std::string_view> texts, Deadline deadline) {
     if (stdin_broken || !to_child.is_open()) return IoStatus::Disconnected;
-    log('>', text, SteadyClock::now());
-    write_buffer.assign(text);
-    write_buffer.push_back('\n');
+    const auto now = SteadyClock::now();
+    write_buffer.clear();
+    for (std::string_view text : texts) {
+      log('>', text, now);
+      write_buffer.append(text);
+      write_buffer.push_back('\n');
+    }
     // Fast path: the pipe has room (almost always), one write(2) and no event loop.
     std::size_t done = 0;
     int fd = to_child.native_handle();
@@ -451,9 +450,6 @@ std::expected<std::unique_ptr<EngineProcess>, std::string> EngineProcess::start(
   // Writes go straight to write(2); a full pipe must not block the game thread.
   int fd = impl->to_child.native_handle();
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
-  // Asio reads into the buffer's spare capacity, 512 bytes or more at a time; room for several reads up front
-  // means the buffer is not grown in the middle of a game.
-  impl->read_buffer.reserve(8192);
   impl->taken.reserve(256);  // it trades buffers with the ring's slots, which are sized alike
   impl->start_read();
   return std::unique_ptr<EngineProcess>(new EngineProcess(std::move(impl)));
@@ -472,7 +468,11 @@ ReadResult EngineProcess::read_line(Deadline deadline) { return impl_->read_line
 ReadResult EngineProcess::try_read_line() { return impl_->try_read_line(); }
 
 IoStatus EngineProcess::write_line(std::string_view line, Deadline deadline) {
-  return impl_->write_line(line, deadline);
+  return impl_->write_lines({line}, deadline);
+}
+
+IoStatus EngineProcess::write_lines(std::initializer_list<std::string_view> lines, Deadline deadline) {
+  return impl_->write_lines(lines, deadline);
 }
 
 bool EngineProcess::terminate(std::chrono::milliseconds grace) { return impl_->terminate(grace); }

@@ -13,6 +13,7 @@
 #include <expected>
 #include <filesystem>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -102,6 +103,9 @@ class EngineProcess {
   // Writes `line` and a newline. A child that does not read its stdin makes this time out at `deadline`.
   IoStatus write_line(std::string_view line, Deadline deadline);
   IoStatus write_line(std::string_view line) { return write_line(line, SteadyClock::now() + std::chrono::seconds(10)); }
+  // Several lines in one write(2), e.g. `position` and `go`: one system call a move instead of two. Each line is
+  // logged on its own.
+  IoStatus write_lines(std::initializer_list<std::string_view> lines, Deadline deadline);
 
   // Stops the child: closes stdin (the USI `quit` is the client's business), waits up to `grace` for it to exit,
   // then sends SIGKILL. Always reaps. Returns true if it exited by itself within the grace period.

@@ -91,17 +91,21 @@ void UsiClient::warn(std::string text) {
   if (warnings_.size() < 100) warnings_.push_back(std::move(text));
 }
 
-Result UsiClient::send(std::string_view line) {
+Result UsiClient::send(std::string_view line) { return send_lines({line}); }
+
+Result UsiClient::send_lines(std::initializer_list<std::string_view> lines) {
   if (state_ == EngineState::Dead) return {Status::Disconnected, "engine is not running"};
-  IoStatus s = process_->write_line(line);
+  IoStatus s = process_->write_lines(lines, SteadyClock::now() + std::chrono::seconds(10));
   if (s == IoStatus::Ok) return {};
+  std::string text;
+  for (std::string_view line : lines) text.append(text.empty() ? "" : "', '").append(line);
   if (s == IoStatus::Disconnected) {
     state_ = EngineState::Dead;
-    return {Status::Disconnected, "engine closed its input while sending '" + std::string(line) + "'"};
+    return {Status::Disconnected, "engine closed its input while sending '" + text + "'"};
   }
   // A full pipe for 10 s: the engine stopped reading. Treat it as gone; its stream is no longer usable.
   state_ = EngineState::Dead;
-  return {Status::Timeout, "engine stopped reading its input ('" + std::string(line) + "' not sent)"};
+  return {Status::Timeout, "engine stopped reading its input ('" + text + "' not sent)"};
 }
 
 Result UsiClient::read_until(std::string_view answer, Deadline deadline, bool collect_handshake) {
@@ -177,10 +181,13 @@ Result UsiClient::position(std::string_view line) {
   return send(line);
 }
 
-Result UsiClient::go(const GoParams& params) {
+Result UsiClient::go(const GoParams& params) { return position_and_go({}, params); }
+
+Result UsiClient::position_and_go(std::string_view position_line, const GoParams& params) {
   assert(state_ == EngineState::Idle || state_ == EngineState::Dead);
+  assert(position_line.empty() || position_line.starts_with("position "));
   write_go_command(apply(go_quirks_, params), go_line_);
-  Result r = send(go_line_);
+  Result r = position_line.empty() ? send(go_line_) : send_lines({position_line, go_line_});
   // Time runs from the moment the line is in the engine's pipe.
   go_time_ = SteadyClock::now();
   if (r.ok()) state_ = params.ponder ? EngineState::Pondering : EngineState::Thinking;

@@ -124,6 +124,8 @@ class UsiClient {
   Result position(std::string_view line);
   // Sends go (through the GoQuirks set); the state becomes Thinking, or Pondering for `go ponder`.
   Result go(const GoParams& params);
+  // position(line) and go(params) in one write: what the game sends for every move.
+  Result position_and_go(std::string_view position_line, const GoParams& params);
   void set_go_quirks(GoQuirks quirks) { go_quirks_ = quirks; }
   // Reads until `bestmove` or the absolute deadline; info lines do not move the deadline. On Timeout the state
   // is unchanged and the caller may stop and wait again.
@@ -145,6 +147,7 @@ class UsiClient {
 
  private:
   Result send(std::string_view line);
+  Result send_lines(std::initializer_list<std::string_view> lines);
   Result read_until(std::string_view answer, Deadline deadline, bool collect_handshake);
   void warn(std::string text);
 

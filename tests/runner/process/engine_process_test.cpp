@@ -75,6 +75,11 @@ TEST_CASE("a line written to cat comes back; round-trip cost") {
   REQUIRE(r.status == IoStatus::Ok);
   CHECK(r.line == "hello world");
 
+  // Several lines in one write come back as they were.
+  REQUIRE(p->write_lines({"position startpos", "go byoyomi 1000"}, SteadyClock::now() + 2s) == IoStatus::Ok);
+  CHECK(p->read_line(SteadyClock::now() + 2s).line == "position startpos");
+  CHECK(p->read_line(SteadyClock::now() + 2s).line == "go byoyomi 1000");
+
   // Carriage returns from engines written on Windows are dropped.
   REQUIRE(p->write_line("crlf\r") == IoStatus::Ok);
   CHECK(p->read_line(SteadyClock::now() + 2s).line == "crlf");
@@ -100,6 +105,32 @@ TEST_CASE("a line written to cat comes back; round-trip cost") {
   pid_t pid = p->pid();
   CHECK(p->terminate(2s));  // cat exits on EOF by itself
   CHECK(pid_gone(pid));
+}
+
+TEST_CASE("lines split across reads, many lines in one read, and lines longer than max_line") {
+  ProcessSpec spec = sh(
+      "printf 'one\\ntw'; sleep 0.1; printf 'o\\nthree\\n'; sleep 0.1; "
+      "head -c 250 /dev/zero | tr '\\0' x; printf '\\n'; head -c 120 /dev/zero | tr '\\0' y; sleep 0.1; "
+      "head -c 100 /dev/zero | tr '\\0' y; printf 'end\\n'; i=0; while [ $i -lt 300 ]; do echo line$i; i=$((i+1)); done; "
+      "printf last");
+  spec.max_line = 100;
+  auto p = must_start(spec);
+  std::vector<std::string> lines;
+  for (ReadResult r; (r = p->read_line(SteadyClock::now() + 5s)).status == IoStatus::Ok;) lines.emplace_back(r.line);
+  REQUIRE(lines.size() == 3 + 3 + 3 + 300 + 1);
+  CHECK(lines[0] == "one");
+  CHECK(lines[1] == "two");  // its halves came in two reads
+  CHECK(lines[2] == "three");
+  // 250 x: two lines of max_line and the rest.
+  CHECK(lines[3] == std::string(100, 'x'));
+  CHECK(lines[4] == std::string(100, 'x'));
+  CHECK(lines[5] == std::string(50, 'x'));
+  // 220 y and "end" over two reads: split at max_line the same way.
+  CHECK(lines[6] == std::string(100, 'y'));
+  CHECK(lines[7] == std::string(100, 'y'));
+  CHECK(lines[8] == std::string(20, 'y') + "end");
+  for (int i = 0; i < 300; ++i) CHECK(lines[9 + i] == "line" + std::to_string(i));  // more than the ring's first slots
+  CHECK(lines.back() == "last");  // no newline before EOF
 }
 
 TEST_CASE("read_line times out at the absolute deadline") {

@@ -94,8 +94,7 @@ TEST_CASE("a position/go/bestmove cycle with the mock allocates only the pv it h
   go.byoyomi = 10000;
   std::string moves;
   auto cycle = [&] {
-    REQUIRE(client.position(position).ok());
-    REQUIRE(client.go(go).ok());
+    REQUIRE(client.position_and_go(position, go).ok());  // as the game sends them
     SearchResult r = client.wait_bestmove(SteadyClock::now() + 5s);
     REQUIRE(r.status == Status::Ok);
     REQUIRE(r.info.pv.size() == 1);  // the mock sends one info line with a one-move pv

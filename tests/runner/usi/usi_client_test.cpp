@@ -123,6 +123,24 @@ TEST_CASE("options: validated before anything is sent, sent as the engine spells
                                             "setoption name USI_Ponder value false", "isready"});
 }
 
+TEST_CASE("position and go in one write: two lines in the log, a move for that position") {
+  auto m = ready_mock({});
+  const auto before = m->sent.size();
+  GoParams p;
+  p.btime = p.wtime = 1000;
+  p.byoyomi = 500;
+  REQUIRE((*m)->position_and_go("position startpos moves 2g2f 8c8d", p).ok());
+  REQUIRE(m->sent.size() == before + 2);
+  CHECK(m->sent[before] == "position startpos moves 2g2f 8c8d");
+  CHECK(m->sent[before + 1] == "go btime 1000 wtime 1000 byoyomi 500");
+  CHECK((*m)->state() == EngineState::Thinking);
+  auto r = (*m)->wait_bestmove(SteadyClock::now() + 5s);
+  REQUIRE(r.status == Status::Ok);
+  shogi::GameRecord record;
+  REQUIRE(record.start("startpos moves 2g2f 8c8d"));
+  CHECK(record.play_usi(r.bestmove.move).has_value());
+}
+
 TEST_CASE("go -> bestmove with the last info") {
   auto m = ready_mock({});
   REQUIRE((*m)->position("position startpos moves 7g7f").ok());
