@@ -198,8 +198,9 @@ struct EngineProcess::Impl : std::enable_shared_from_this<Impl> {
   void start_read() {
     if (reading || eof || lines.size() >= spec.max_queued_lines) return;
     reading = true;
-    from_child.async_read_some(asio::buffer(chunk),
-                               [self = shared_from_this()](const error_code& ec, std::size_t n) { self->on_read(ec, n); });
+    from_child.async_read_some(asio::buffer(chunk), [self = shared_from_this()](const error_code& ec, std::size_t n) {
+      self->on_read(ec, n);
+    });
   }
 
   void on_read(const error_code& ec, std::size_t n) {

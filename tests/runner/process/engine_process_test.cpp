@@ -108,11 +108,12 @@ TEST_CASE("a line written to cat comes back; round-trip cost") {
 }
 
 TEST_CASE("lines split across reads, many lines in one read, and lines longer than max_line") {
-  ProcessSpec spec = sh(
-      "printf 'one\\ntw'; sleep 0.1; printf 'o\\nthree\\n'; sleep 0.1; "
-      "head -c 250 /dev/zero | tr '\\0' x; printf '\\n'; head -c 120 /dev/zero | tr '\\0' y; sleep 0.1; "
-      "head -c 100 /dev/zero | tr '\\0' y; printf 'end\\n'; i=0; while [ $i -lt 300 ]; do echo line$i; i=$((i+1)); done; "
-      "printf last");
+  ProcessSpec spec =
+      sh("printf 'one\\ntw'; sleep 0.1; printf 'o\\nthree\\n'; sleep 0.1; "
+         "head -c 250 /dev/zero | tr '\\0' x; printf '\\n'; head -c 120 /dev/zero | tr '\\0' y; sleep 0.1; "
+         "head -c 100 /dev/zero | tr '\\0' y; printf 'end\\n'; i=0; while [ $i -lt 300 ]; do echo line$i; i=$((i+1)); "
+         "done; "
+         "printf last");
   spec.max_line = 100;
   auto p = must_start(spec);
   std::vector<std::string> lines;
@@ -130,7 +131,7 @@ TEST_CASE("lines split across reads, many lines in one read, and lines longer th
   CHECK(lines[7] == std::string(100, 'y'));
   CHECK(lines[8] == std::string(20, 'y') + "end");
   for (int i = 0; i < 300; ++i) CHECK(lines[9 + i] == "line" + std::to_string(i));  // more than the ring's first slots
-  CHECK(lines.back() == "last");  // no newline before EOF
+  CHECK(lines.back() == "last");                                                    // no newline before EOF
 }
 
 TEST_CASE("read_line times out at the absolute deadline") {
