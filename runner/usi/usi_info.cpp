@@ -138,39 +138,31 @@ void SearchInfo::clear() {
   string.reset();  // gives up its buffer: `info string` lines are rare next to the others
 }
 
-void SearchInfo::merge(const SearchInfo& later) {
+namespace {
+
+// SearchInfo::merge for a copied (const&) or a moved (&&) later line.
+template <typename Later>
+void merge_into(SearchInfo& info, Later&& later) {
   if (later.score) {
-    score = later.score;
-    pv = later.pv;
+    info.score = later.score;
+    info.pv = std::forward<Later>(later).pv;
   } else if (!later.pv.empty()) {
-    pv = later.pv;
+    info.pv = std::forward<Later>(later).pv;
   }
-  if (later.depth) depth = later.depth;
-  if (later.seldepth) seldepth = later.seldepth;
-  if (later.nodes) nodes = later.nodes;
-  if (later.nps) nps = later.nps;
-  if (later.time_ms) time_ms = later.time_ms;
-  if (later.hashfull) hashfull = later.hashfull;
-  if (later.multipv) multipv = later.multipv;
-  if (later.string) string = later.string;
+  if (later.depth) info.depth = later.depth;
+  if (later.seldepth) info.seldepth = later.seldepth;
+  if (later.nodes) info.nodes = later.nodes;
+  if (later.nps) info.nps = later.nps;
+  if (later.time_ms) info.time_ms = later.time_ms;
+  if (later.hashfull) info.hashfull = later.hashfull;
+  if (later.multipv) info.multipv = later.multipv;
+  if (later.string) info.string = std::forward<Later>(later).string;
 }
 
-void SearchInfo::merge(SearchInfo&& later) {
-  if (later.score) {
-    score = later.score;
-    pv = std::move(later.pv);
-  } else if (!later.pv.empty()) {
-    pv = std::move(later.pv);
-  }
-  if (later.depth) depth = later.depth;
-  if (later.seldepth) seldepth = later.seldepth;
-  if (later.nodes) nodes = later.nodes;
-  if (later.nps) nps = later.nps;
-  if (later.time_ms) time_ms = later.time_ms;
-  if (later.hashfull) hashfull = later.hashfull;
-  if (later.multipv) multipv = later.multipv;
-  if (later.string) string = std::move(later.string);
-}
+}  // namespace
+
+void SearchInfo::merge(const SearchInfo& later) { merge_into(*this, later); }
+void SearchInfo::merge(SearchInfo&& later) { merge_into(*this, std::move(later)); }
 
 std::optional<BestMove> parse_bestmove(std::string_view line, std::string* error) {
   auto fail = [&](std::string why) -> std::optional<BestMove> {
