@@ -15,6 +15,7 @@
 #include <boost/process/v2/start_dir.hpp>
 #include <boost/process/v2/stdio.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <csignal>
@@ -205,7 +206,11 @@ struct EngineProcess::Impl : std::enable_shared_from_this<Impl> {
 
   void on_read(const error_code& ec, std::size_t n) {
     reading = false;
-    if (ec == asio::error::operation_aborted) return;  // we closed the pipe
+    if (ec == asio::error::operation_aborted) {
+      // We closed the pipe: nothing more will come. A later read_line must not wait on a loop with no work.
+      eof = true;
+      return;
+    }
     auto now = SteadyClock::now();
     if (ec) {
       // EOF or a read error: the child closed stdout, i.e. it died or is exiting. A last line without its
@@ -235,8 +240,9 @@ struct EngineProcess::Impl : std::enable_shared_from_this<Impl> {
   // Keeps the start of a line until its newline comes. max_line bytes without one are handed over as a line,
   // so that a newline-less engine cannot grow the runner's memory.
   void keep_partial(std::string_view piece, SteadyClock::time_point now) {
-    while (partial.size() + piece.size() > spec.max_line) {
-      const std::size_t take = spec.max_line - partial.size();
+    const std::size_t max_line = std::max<std::size_t>(spec.max_line, 1);
+    while (partial.size() + piece.size() > max_line) {
+      const std::size_t take = max_line - partial.size();
       partial.append(piece.substr(0, take));
       push_line(partial, now);
       partial.clear();

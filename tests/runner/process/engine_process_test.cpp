@@ -134,6 +134,14 @@ TEST_CASE("lines split across reads, many lines in one read, and lines longer th
   CHECK(lines.back() == "last");                                                    // no newline before EOF
 }
 
+TEST_CASE("reading after terminate is a disconnect at once, not a wait until the deadline") {
+  auto p = must_start(sh("sleep 30"));
+  p->terminate(std::chrono::milliseconds(50));
+  auto t0 = SteadyClock::now();
+  CHECK(p->read_line(t0 + 2s).status == IoStatus::Disconnected);
+  CHECK(ms(SteadyClock::now() - t0) < 500.0);
+}
+
 TEST_CASE("read_line times out at the absolute deadline") {
   ProcessSpec spec;
   spec.executable = "/bin/cat";
