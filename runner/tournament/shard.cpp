@@ -1,17 +1,18 @@
 #include "shard.h"
 
-#include <charconv>
+#include <climits>
 #include <cstdlib>
+
+#include "config/values.h"
 
 namespace arena::tournament {
 
 namespace {
 
 std::optional<int64_t> to_int(std::string_view text) {
-  int64_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
+  auto value = config::parse_int(text, INT64_MIN, INT64_MAX);
+  if (!value) return std::nullopt;
+  return *value;
 }
 
 constexpr int64_t kMostShards = 1'000'000;
@@ -79,14 +80,13 @@ std::expected<Shard, std::string> parse_shard(std::string_view text, const EnvLo
     return std::unexpected("--shard: '" + std::string(right) + "' in '" + std::string(text) + "' is not a shard count");
   if (left == "auto") {
     if (env("SLURM_ARRAY_TASK_ID")) return from_slurm(env, *count);
-    auto index = env("JOB_COMPLETION_INDEX");
-    if (!index)
+    if (!env("JOB_COMPLETION_INDEX"))
       return std::unexpected("--shard " + std::string(text) +
                              ": neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set (not in a job array or an "
                              "Indexed Job?)");
-    auto i = to_int(*index);
-    if (!i) return std::unexpected("--shard auto: JOB_COMPLETION_INDEX='" + *index + "' is not an integer");
-    return make_shard(*i, *count, std::string(text) + " (JOB_COMPLETION_INDEX=" + *index + ")");
+    auto index = int_variable(env, "JOB_COMPLETION_INDEX", "");
+    if (!index) return std::unexpected(index.error());
+    return make_shard(*index, *count, std::string(text) + " (JOB_COMPLETION_INDEX=" + std::to_string(*index) + ")");
   }
   auto index = to_int(left);
   if (!index)

@@ -232,8 +232,7 @@ SearchResult UsiClient::wait_bestmove(Deadline deadline) {
     if (line.starts_with("bestmove")) {
       result.bestmove_time = r.time;
       state_ = EngineState::Idle;
-      std::string error;
-      auto best = parse_bestmove(line, &error);
+      auto best = parse_bestmove(line);
       if (!best) {
         result.status = Status::ProtocolError;
         result.text = line;

@@ -7,14 +7,7 @@ namespace arena::usi {
 
 std::vector<std::string_view> split_words(std::string_view text) {
   std::vector<std::string_view> words;
-  words.reserve(32);  // an info line with a short pv in one allocation, not five
-  std::size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
-    std::size_t start = i;
-    while (i < text.size() && text[i] != ' ' && text[i] != '\t') ++i;
-    if (i > start) words.push_back(text.substr(start, i - start));
-  }
+  for (WordCursor cursor(text); !cursor.at_end();) words.push_back(cursor.next());
   return words;
 }
 
@@ -126,16 +119,12 @@ std::optional<SearchInfo> parse_info(std::string_view line, std::string* error) 
 }
 
 void SearchInfo::clear() {
-  score.reset();
-  depth.reset();
-  seldepth.reset();
-  nodes.reset();
-  nps.reset();
-  time_ms.reset();
-  hashfull.reset();
-  multipv.reset();
-  pv.clear();      // keeps its capacity; the moves in it are short enough for no allocation of their own
-  string.reset();  // gives up its buffer: `info string` lines are rare next to the others
+  // Every field back to its default, except that the pv keeps its buffer (the moves in it are short enough for
+  // no allocation of their own).
+  std::vector<std::string> pv_buffer = std::move(pv);
+  pv_buffer.clear();
+  *this = SearchInfo{};
+  pv = std::move(pv_buffer);
 }
 
 namespace {
