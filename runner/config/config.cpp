@@ -1,8 +1,10 @@
 #include "config/config.h"
 
+#include <sched.h>
 #include <strings.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <thread>
 
 namespace arena::config {
@@ -56,15 +58,23 @@ EngineSettings merge(const EngineSettings& base, const EngineSettings& over) {
 }
 
 int default_concurrency() {
-  unsigned n = std::thread::hardware_concurrency();
-  return n == 0 ? 1 : int(n);
+  int n = int(std::thread::hardware_concurrency());
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  if (::sched_getaffinity(0, sizeof mask, &mask) == 0 && CPU_COUNT(&mask) > 0) n = CPU_COUNT(&mask);
+  if (const char* slurm = std::getenv("SLURM_CPUS_PER_TASK")) {
+    char* end = nullptr;
+    const long cpus = std::strtol(slurm, &end, 10);
+    if (end != slurm && *end == '\0' && cpus > 0 && cpus < n) n = int(cpus);
+  }
+  return n < 1 ? 1 : n;
 }
 
 std::string oversubscription_warning(int64_t concurrency, int hardware_threads) {
   if (concurrency <= hardware_threads) return {};
-  return "concurrency " + std::to_string(concurrency) + " is more than this machine's " +
-         std::to_string(hardware_threads) +
-         " hardware threads: engines share cores, and a stall of the overloaded machine can cost one a game on time";
+  return "concurrency " + std::to_string(concurrency) + " is more than the " + std::to_string(hardware_threads) +
+         " CPUs this runner may use: engines share cores, and a stall of the overloaded machine can cost one a game on "
+         "time";
 }
 
 }  // namespace arena::config

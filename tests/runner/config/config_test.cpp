@@ -2,6 +2,8 @@
 #include <doctest/doctest.h>
 #include <CLI/CLI.hpp>
 
+#include <sched.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -368,8 +370,33 @@ TEST_CASE("more games at once than hardware threads is warned about") {
   CHECK(oversubscription_warning(2, 2).empty());
   CHECK(oversubscription_warning(1, 8).empty());
   const std::string w = oversubscription_warning(6, 2);
-  CHECK(w.starts_with("concurrency 6 is more than this machine's 2 hardware threads"));
+  CHECK(w.starts_with("concurrency 6 is more than the 2 CPUs this runner may use"));
   CHECK(oversubscription_warning(default_concurrency(), default_concurrency()).empty());
+}
+
+TEST_CASE("the default concurrency is the CPUs given to the runner, not the machine's") {
+  const int all = default_concurrency();
+  // SLURM_CPUS_PER_TASK caps it (a Slurm task may see the node's whole affinity mask).
+  ::setenv("SLURM_CPUS_PER_TASK", "1", 1);
+  CHECK(default_concurrency() == 1);
+  ::setenv("SLURM_CPUS_PER_TASK", "1000000", 1);  // never more than the mask
+  CHECK(default_concurrency() == all);
+  ::setenv("SLURM_CPUS_PER_TASK", "two", 1);  // not a number: ignored
+  CHECK(default_concurrency() == all);
+  ::unsetenv("SLURM_CPUS_PER_TASK");
+  // The affinity mask (taskset, a cpuset): this thread limited to one CPU.
+  cpu_set_t saved, one;
+  REQUIRE(::sched_getaffinity(0, sizeof saved, &saved) == 0);
+  CPU_ZERO(&one);
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &saved)) {
+      CPU_SET(cpu, &one);
+      break;
+    }
+  REQUIRE(::sched_setaffinity(0, sizeof one, &one) == 0);
+  CHECK(default_concurrency() == 1);
+  REQUIRE(::sched_setaffinity(0, sizeof saved, &saved) == 0);
+  CHECK(default_concurrency() == all);
 }
 
 TEST_CASE("defaults") {
