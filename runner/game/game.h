@@ -63,6 +63,9 @@ struct EngineConfig {
   std::chrono::milliseconds quit_grace{1000};        // after `quit`, how long it may take to exit before a kill
   std::string stderr_log;           // file for the engine's stderr (appended); empty discards it
   std::string io_log;               // file for every line in and out with timestamps; empty: none
+  // Kill the engine when the thread that starts it ends (process::ProcessSpec::die_with_starting_thread):
+  // set by a tournament's workers, which start, play and stop their engines on one thread.
+  bool die_with_starting_thread = false;
 };
 
 // Score-based adjudication, off unless enabled.

@@ -43,6 +43,7 @@ std::expected<void, std::string> Player::start() {
   spec.stderr_log = config_.stderr_log;
   spec.io_log = config_.io_log;
   spec.name = label;
+  spec.die_with_starting_thread = config_.die_with_starting_thread;
   auto proc =
       loop_ ? process::EngineProcess::start(loop_, std::move(spec)) : process::EngineProcess::start(std::move(spec));
   if (!proc) return std::unexpected(who + ": " + proc.error());

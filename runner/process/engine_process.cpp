@@ -24,6 +24,7 @@
 #include <fcntl.h>
 #include <mutex>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <thread>
@@ -70,12 +71,20 @@ void ignore_sigpipe() {
 
 // Runs in the child between fork and exec.
 struct ChildSetup {
+  bool die_with_parent = false;
+  pid_t parent = ::getpid();  // taken before the fork
+
   error_code on_exec_setup(bp::posix::default_launcher&, const bp::filesystem::path&, const char* const*) {
     // An ignored signal stays ignored across exec; the engine should get the default SIGPIPE behaviour.
     std::signal(SIGPIPE, SIG_DFL);
     // Its own process group: a Ctrl-C in the terminal reaches the runner, which shuts engines down in order,
     // and a kill reaches helper processes the engine may have started.
     ::setpgid(0, 0);
+    if (die_with_parent) {
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      // The runner may have died between the fork and the prctl: then nobody would send the signal.
+      if (::getppid() != parent) ::_exit(127);
+    }
     return {};
   }
 };
@@ -445,7 +454,7 @@ std::expected<std::unique_ptr<EngineProcess>, std::string> EngineProcess::start(
     bp::process_stdio stdio{impl->to_child, impl->from_child, err_fd};
     // The executor overload: in 1.81 the (context, error_code&) overload drops the error_code and throws.
     return bp::default_process_launcher()(impl->io.get_executor(), ec, exe, s.args, std::move(stdio), bp::process_start_dir{dir},
-                                          ChildSetup{});
+                                          ChildSetup{s.die_with_starting_thread});
   }();
   ::close(err_fd);  // the child has its copy
   if (ec) return fail(ec.message());

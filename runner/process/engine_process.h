@@ -69,6 +69,10 @@ struct ProcessSpec {
   std::size_t max_line = 1 << 20;  // longer lines are split so a newline-less engine cannot grow memory forever
   // Lines read ahead and not yet consumed; beyond it reading pauses until the game catches up (back-pressure).
   std::size_t max_queued_lines = 100000;
+  // The child gets SIGKILL when the thread that started it ends (PR_SET_PDEATHSIG), and so when the runner
+  // dies in any way, kill -9 included: an engine must not outlive a Slurm task that was killed. Linux ties this
+  // to the starting *thread*, so set it only where that thread outlives the engine (a tournament's workers).
+  bool die_with_starting_thread = false;
 };
 
 struct ReadResult {

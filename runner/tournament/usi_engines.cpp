@@ -13,6 +13,9 @@ class UsiEngines final : public WorkerEngines {
   UsiEngines(const std::vector<game::EngineConfig>& engines, const game::GameOptions& options, const EngineLogs& logs,
              int worker)
       : configs_(engines), options_(options), loop_(std::make_shared<process::EventLoop>()), players_(engines.size()) {
+    // This worker's thread starts, plays and stops these engines, and ends after them: they may die with it,
+    // so that a runner killed with kill -9 leaves no engine behind.
+    for (game::EngineConfig& c : configs_) c.die_with_starting_thread = true;
     if (logs.dir.empty()) return;
     for (game::EngineConfig& c : configs_) {
       const std::string base = logs.dir + "/" + safe_file_name(c.name) + "-w" + std::to_string(worker + 1);

@@ -229,6 +229,28 @@ TEST_CASE("terminate kills a child that does not exit within the grace period, w
   CHECK(p->terminate(10ms));     // idempotent
 }
 
+TEST_CASE("die_with_starting_thread: the engine is killed when the thread that started it ends") {
+  // A child that ignores EOF on stdin (sleep does not read it): only the signal can stop it early.
+  std::unique_ptr<EngineProcess> tied, untied;
+  std::thread starter([&] {
+    ProcessSpec spec = sh("exec sleep 30");
+    spec.die_with_starting_thread = true;
+    tied = must_start(spec);
+    untied = must_start(sh("exec sleep 30"));
+  });
+  starter.join();
+  // The starting thread is gone: as if the runner had been killed with kill -9.
+  bool killed = false;
+  for (int i = 0; i < 400 && !killed; ++i) {
+    killed = tied->poll_exit();
+    if (!killed) std::this_thread::sleep_for(5ms);
+  }
+  REQUIRE(killed);
+  CHECK(WIFSIGNALED(tied->exit_status()));
+  CHECK(WTERMSIG(tied->exit_status()) == SIGKILL);
+  CHECK_FALSE(untied->poll_exit());  // without it the engine lives on
+}
+
 TEST_CASE("the destructor reaps") {
   pid_t pid;
   {
