@@ -5,7 +5,8 @@
 //   shogi-arena roundrobin  every engine against every other
 //   shogi-arena sprt        two engines until the SPRT decides
 //   shogi-arena run         whatever `tournament:` in --config says
-//   shogi-arena stats J     all statistics recomputed from a journal
+//   shogi-arena stats J     all statistics recomputed from a journal (or a sharded run's directory)
+//   shogi-arena merge OUT   the segments of a sharded run merged into OUT/journal.jsonl, with its statistics
 //   shogi-arena csa         one engine on a CSA server (Floodgate, championships, a club or our own server)
 //   shogi-arena serve       a CSA server
 //
@@ -22,7 +23,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <set>
 
 #include "config/cli_config.h"
 #include "config/config.h"
@@ -35,6 +38,8 @@
 #include "tournament/journal.h"
 #include "tournament/openings.h"
 #include "tournament/report.h"
+#include "tournament/segments.h"
+#include "tournament/shard.h"
 #include "tournament/tournament.h"
 
 namespace {
@@ -90,12 +95,20 @@ int run_tournament(const config::CliOptions& options) {
   } else {
     engines = tournament::make_usi_engines(c.engines, c.game, logs);
   }
-  tournament::Tournament t(c, std::move(openings), std::move(engines));
+  std::optional<tournament::Shard> shard;
+  if (!c.shard.empty()) {
+    if (c.type == config::TournamentType::Play) throw config::ConfigError("--shard: a single game has no shards");
+    auto parsed = tournament::parse_shard(c.shard);
+    if (!parsed) throw config::ConfigError(parsed.error());
+    shard = *parsed;
+  }
+  tournament::Tournament t(c, std::move(openings), std::move(engines), shard);
 
   tournament::ReportInfo info;
   info.type = c.type;
-  info.total_games = t.schedule().games();
-  if (c.type == config::TournamentType::Sprt) info.sprt = c.sprt;
+  info.total_games = t.games_to_play();
+  // A shard's part of an SPRT decides nothing: the coordinator tests all the shards' games together.
+  if (c.type == config::TournamentType::Sprt && !shard) info.sprt = c.sprt;
   tournament::ConsoleReporter::Options ro;
   ro.quiet = c.quiet;
   ro.out = c.json ? stderr : stdout;
@@ -114,9 +127,9 @@ int run_tournament(const config::CliOptions& options) {
   s.info = info;
   s.end = result.end;
   s.error = result.error;
-  s.exit_code = tournament::exit_code(result, c, t.tally());
+  s.exit_code = tournament::exit_code(result, c, t.tally(), shard.has_value());
   s.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  s.journal = c.output.journal;
+  s.journal = t.journal_path();
   s.resumed_games = t.resumed_games();
   s.engine_moves = t.engine_moves();
   struct rusage self {};
@@ -143,15 +156,39 @@ struct StatsOptions {
   bool json = false;
 };
 
-int run_stats(const StatsOptions& o) {
-  auto contents = tournament::read_journal(o.journal);
-  if (!contents) throw config::ConfigError(contents.error());
-  for (const std::string& w : contents->warnings) std::cerr << "warning: " << w << "\n";
+// The games of a journal file, of a sharded run's directory (its segments merged), or of a directory holding a
+// journal.jsonl.
+tournament::JournalContents read_games(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) {
+    auto contents = tournament::read_journal(path);
+    if (!contents) throw config::ConfigError(contents.error());
+    return std::move(*contents);
+  }
+  auto merged = tournament::read_segments(path, nullptr);
+  if (!merged) throw config::ConfigError(merged.error());
+  if (merged->segments.empty()) {
+    const std::string journal = (fs::path(path) / "journal.jsonl").string();
+    if (fs::exists(journal, ec)) return read_games(journal);
+    throw config::ConfigError(path + ": neither journal segments (segments/shard-*.jsonl) nor a journal.jsonl");
+  }
+  tournament::JournalContents c;
+  c.header = merged->header;
+  c.games = std::move(merged->games);
+  c.warnings = std::move(merged->warnings);
+  if (merged->duplicates > 0)
+    c.warnings.push_back(path + ": " + std::to_string(merged->duplicates) + " duplicate game lines left out");
+  return c;
+}
+
+int print_stats(const tournament::JournalContents& contents, const std::string& source,
+                const std::vector<std::string>& sprt_args, bool json) {
   tournament::ReportInfo info;
   std::vector<std::string> names;
   std::vector<tournament::Pairing> pairings;
   int games_per_pair = 2;
-  if (const auto& h = contents->header) {
+  if (const auto& h = contents.header) {
     names = h->engines;
     games_per_pair = h->games_per_pair;
     info.total_games = h->games;
@@ -167,11 +204,11 @@ int run_stats(const StatsOptions& o) {
       for (int j = 1; j < int(names.size()); ++j) pairings.push_back({0, j});
     }
   } else {
-    info.total_games = int64_t(contents->games.size());
+    info.total_games = int64_t(contents.games.size());
   }
-  if (!o.sprt.empty()) {
+  if (!sprt_args.empty()) {
     stats::SprtConfig s = info.sprt.value_or(stats::SprtConfig{});
-    for (const std::string& t : o.sprt) {
+    for (const std::string& t : sprt_args) {
       size_t eq = t.find('=');
       const std::string key = t.substr(0, eq), value = eq == std::string::npos ? "" : t.substr(eq + 1);
       double* field = key == "elo0"    ? &s.elo0
@@ -193,23 +230,78 @@ int run_stats(const StatsOptions& o) {
     info.sprt = s;
   }
   tournament::Tally tally(names, pairings, games_per_pair);
-  for (const tournament::JournalGame& g : contents->games) tally.add(g);
+  for (const tournament::JournalGame& g : contents.games) tally.add(g);
 
   // A journal's statistics are complete as far as they go: only an SPRT verdict decides the exit code.
   tournament::Summary s;
   s.info = info;
-  s.journal = o.journal;
+  s.journal = source;
   s.end = tournament::RunEnd::Completed;
   if (info.sprt) {
     const stats::SprtVerdict v = sprt_status(tally, *info.sprt).verdict;
     s.exit_code = v == stats::SprtVerdict::AcceptH1 ? 0 : v == stats::SprtVerdict::AcceptH0 ? 1 : 2;
     if (v != stats::SprtVerdict::Continue) s.end = tournament::RunEnd::SprtDecided;
   }
-  if (o.json)
+  if (json)
     std::cout << tournament::summary_json(tally, s) << std::endl;
   else
     std::cout << tournament::summary_text(tally, s) << std::flush;
   return s.exit_code;
+}
+
+int run_stats(const StatsOptions& o) {
+  tournament::JournalContents contents = read_games(o.journal);
+  for (const std::string& w : contents.warnings) std::cerr << "warning: " << w << "\n";
+  return print_stats(contents, o.journal, o.sprt, o.json);
+}
+
+struct MergeOptions {
+  std::string out;
+  std::vector<std::string> sprt;
+  bool json = false;
+};
+
+// The segments of OUT merged into OUT/journal.jsonl (written to a temporary file, then renamed over it), then
+// the statistics of that journal.
+int run_merge(const MergeOptions& o) {
+  namespace fs = std::filesystem;
+  auto merged = tournament::read_segments(o.out, nullptr, true);
+  if (!merged) throw config::ConfigError(merged.error());
+  if (merged->segments.empty())
+    throw config::ConfigError(tournament::segments_dir(o.out) + ": no journal segments (shard-*.jsonl) to merge");
+  for (const std::string& w : merged->warnings) std::cerr << "warning: " << w << "\n";
+  const std::string path = (fs::path(o.out) / "journal.jsonl").string();
+  std::error_code ec;
+  if (fs::exists(path, ec)) {
+    // Only a journal that a merge wrote is replaced: a one-machine run's journal there holds games of its own.
+    auto old = tournament::read_journal(path);
+    if (!old || !old->header || old->header->merged_segments == 0)
+      throw config::ConfigError(path + ": exists and is not a merged journal; merge into another directory");
+  }
+  tournament::JournalHeader header = *merged->header;
+  header.merged_segments = int64_t(merged->segments.size());
+  const std::string temp = path + ".merging";
+  {
+    auto writer = tournament::JournalWriter::create(temp, header);
+    if (!writer) throw config::ConfigError(writer.error());
+    for (const std::string& line : merged->lines)
+      if (auto w = writer->append(line); !w) throw config::ConfigError(w.error());
+  }
+  fs::rename(temp, path, ec);
+  if (ec) throw config::ConfigError(path + ": cannot replace it: " + ec.message());
+  std::set<std::pair<int, int>> shards;
+  int64_t torn = 0;
+  for (const tournament::SegmentFile& f : merged->segments) {
+    if (f.header.shard) shards.insert({f.header.shard->index, f.header.shard->count});
+    torn += f.torn ? 1 : 0;
+  }
+  std::cerr << "Merged " << merged->segments.size() << " segments of " << shards.size() << " shards into " << path
+            << ": " << merged->games.size() << " game lines, " << merged->complete_pairs << " complete pairs, "
+            << merged->incomplete_pairs << " incomplete, " << merged->duplicates << " duplicate lines left out, "
+            << torn << " torn last lines dropped\n";
+  auto contents = tournament::read_journal(path);
+  if (!contents) throw config::ConfigError(contents.error());
+  return print_stats(*contents, path, o.sprt, o.json);
 }
 
 }  // namespace
@@ -253,10 +345,20 @@ int main(int argc, char** argv) {
 
   StatsOptions stats_options;
   CLI::App* stats = app.add_subcommand("stats", "Recompute every statistic from a journal");
-  stats->add_option("journal", stats_options.journal, "The JSONL journal of a run")->required();
+  stats
+      ->add_option("journal", stats_options.journal,
+                   "The JSONL journal of a run, or a sharded run's directory (its segments merged)")
+      ->required();
   stats->add_option("--sprt", stats_options.sprt, "elo0=E elo1=E [alpha=A] [beta=B] [model=...]: test this SPRT")
       ->expected(1, 5);
   stats->add_flag("--json", stats_options.json, "Summary as JSON");
+
+  MergeOptions merge_options;
+  CLI::App* merge = app.add_subcommand("merge", "Merge the journal segments of a sharded run into OUT/journal.jsonl");
+  merge->add_option("out", merge_options.out, "The run's output directory (holding segments/)")->required();
+  merge->add_option("--sprt", merge_options.sprt, "elo0=E elo1=E [alpha=A] [beta=B] [model=...]: test this SPRT")
+      ->expected(1, 5);
+  merge->add_flag("--json", merge_options.json, "Summary as JSON");
 
   csa::CsaClientCli csa_options;
   CLI::App* csa = app.add_subcommand("csa", "Play on a CSA server (Floodgate, championships, shogi-arena serve)");
@@ -284,6 +386,7 @@ int main(int argc, char** argv) {
 
   try {
     if (stats->parsed()) return run_stats(stats_options);
+    if (merge->parsed()) return run_merge(merge_options);
     if (csa->parsed()) {
       auto config = csa_options.build();
       if (!config) throw config::ConfigError(config.error());

@@ -8,7 +8,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 export DEBIAN_FRONTEND=noninteractive
 
-build_packages=(build-essential cmake libboost1.81-dev libcli11-dev libyaml-cpp-dev doctest-dev)
+build_packages=(build-essential cmake libboost1.81-dev libcli11-dev libyaml-cpp-dev doctest-dev libssl-dev)
 test_packages=(clang-16 libclang-rt-16-dev fairy-stockfish gpsshogi)
 packages=("${build_packages[@]}")
 with_tests=0

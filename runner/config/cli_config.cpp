@@ -58,6 +58,10 @@ void CliOptions::add_to(CLI::App& app, std::optional<TournamentType> type) {
       ->type_name("off|KEY=VALUE ...");
   app.add_option("--out", out_, "Output directory: journal, kifu, logs")->type_name("DIR");
   app.add_option("--journal", journal_, "Journal file (default: OUT/journal.jsonl)")->type_name("FILE");
+  app.add_option("--shard", shard_,
+                 "Play one shard of the run on a cluster: I/N (pairs = I mod N), auto (a Slurm job array) or auto/N "
+                 "(a Kubernetes Indexed Job); the journal becomes a segment in OUT/segments")
+      ->type_name("I/N|auto|auto/N");
   app.add_option("--kifu", kifu_, "Kifu formats per game: csa, kif, csa,kif or none")->type_name("FORMATS");
   app.add_option("--engine-logs", engine_logs_, "Keep each engine's stderr in OUT/logs (true/false)")
       ->type_name("BOOL");
@@ -167,6 +171,7 @@ Config CliOptions::build() const {
     if (journal_.empty()) c.output.journal.clear();
   }
   if (!journal_.empty()) c.output.journal = resolve_path(journal_, "");
+  if (!shard_.empty()) c.shard = shard_;
   if (!kifu_.empty()) {
     KifuFormats f = check("--kifu", parse_kifu_formats(kifu_));
     c.output.csa = f.csa, c.output.kif = f.kif;

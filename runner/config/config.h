@@ -114,9 +114,14 @@ struct Config {
   // of directly over USI: the client and the server are then exercised by real games. Needs one clock of whole
   // seconds shared by both engines (a CSA game name carries it), and no pondering.
   bool via_csa_server = false;
+  // One shard of a run spread over a cluster: "I/N", "auto" (a Slurm job array) or "auto/N" (a Kubernetes Indexed
+  // Job); empty for the whole run here. Resolved by tournament/shard.h, which reads the scheduler's variables.
+  std::string shard;
 };
 
-// The number of hardware threads (at least 1): the default concurrency.
+// The CPUs this process may use (at least 1): the default concurrency. It is the affinity mask's count (what
+// taskset, a cgroup cpuset or a Slurm task gives), capped by SLURM_CPUS_PER_TASK where that is set, so that a
+// runner inside a job does not oversubscribe the CPUs it was given.
 int default_concurrency();
 
 // A warning when more games run at once than the machine has hardware threads (one engine thinks at a time in a

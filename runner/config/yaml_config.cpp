@@ -100,6 +100,8 @@ class Reader {
         sprt(v, path);
       } else if (key == "via_csa_server") {
         c.via_csa_server = boolean(v, path);
+      } else if (key == "shard") {
+        c.shard = scalar(v, path);
       }
     });
   }
@@ -107,10 +109,10 @@ class Reader {
  private:
   static const std::vector<std::string>& top_keys() {
     static const std::vector<std::string> keys = {
-        "tournament",  "event",    "rounds",    "games",        "pair",   "concurrency",       "engines",
-        "each",        "openings", "game",      "adjudication", "output", "restart",           "replay_broken_pairs",
-        "max_replays", "resume",   "overwrite", "quiet",        "json",   "status_interval_s", "sprt",
-        "via_csa_server"};
+        "tournament",     "event",    "rounds",    "games",        "pair",   "concurrency",       "engines",
+        "each",           "openings", "game",      "adjudication", "output", "restart",           "replay_broken_pairs",
+        "max_replays",    "resume",   "overwrite", "quiet",        "json",   "status_interval_s", "sprt",
+        "via_csa_server", "shard"};
     return keys;
   }
 

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "output/json.h"
@@ -92,6 +93,31 @@ std::expected<JournalHeader, std::string> parse_header(const bj::value& line) {
     c.model = get_string(s, "model") == "logistic" ? stats::EloModel::Logistic : stats::EloModel::Normalized;
     h.sprt = c;
   }
+  if (const bj::value* v = doc.if_contains("settings"); v && v->is_object()) {
+    RunIdentity id;
+    id.settings = json::serialize(*v);
+    id.settings_sha256 = get_string(doc, "settings_sha256");
+    if (const bj::value* f = doc.if_contains("files"); f && f->is_array())
+      for (const bj::value& file : f->get_array()) {
+        const bj::object* o = file.if_object();
+        if (!o) return std::unexpected("\"files\" must hold objects");
+        id.files.push_back({get_string(*o, "role"), get_string(*o, "path"), get_string(*o, "sha256")});
+      }
+    h.identity = std::move(id);
+  }
+  h.host = get_string(doc, "host");
+  auto pid = get_int(doc, "pid", false);
+  if (!pid) return std::unexpected(pid.error());
+  h.pid = *pid;
+  auto merged = get_int(doc, "merged_segments", false);
+  if (!merged) return std::unexpected(merged.error());
+  h.merged_segments = *merged;
+  if (const bj::value* v = doc.if_contains("shard"); v && v->is_object()) {
+    auto index = get_int(v->get_object(), "index", true), count = get_int(v->get_object(), "count", true);
+    if (!index || !count || *count < 1 || *index < 0 || *index >= *count)
+      return std::unexpected("\"shard\" must be {\"index\":I,\"count\":N} with 0 <= I < N");
+    h.shard = Shard{int(*index), int(*count)};
+  }
   return h;
 }
 
@@ -119,6 +145,20 @@ std::string to_json(const JournalHeader& h) {
     doc.emplace("sprt", nullptr);
   }
   doc.emplace("created", h.created);
+  if (h.identity) {
+    // The settings as an object, not a string, so the header stays readable; re-serialized they hash the same.
+    auto settings = json::parse(h.identity->settings);
+    doc.emplace("settings", settings ? std::move(*settings) : bj::value(nullptr));
+    doc.emplace("settings_sha256", h.identity->settings_sha256);
+    bj::array files;
+    for (const FileDigest& f : h.identity->files)
+      files.emplace_back(bj::object{{"role", f.role}, {"path", f.path}, {"sha256", f.sha256}});
+    doc.emplace("files", std::move(files));
+  }
+  if (!h.host.empty()) doc.emplace("host", h.host);
+  if (h.pid != 0) doc.emplace("pid", h.pid);
+  if (h.shard) doc.emplace("shard", bj::object{{"index", h.shard->index}, {"count", h.shard->count}});
+  if (h.merged_segments > 0) doc.emplace("merged_segments", h.merged_segments);
   return json::serialize(doc);
 }
 
@@ -168,7 +208,7 @@ std::expected<JournalGame, std::string> parse_journal_game(std::string_view line
   return g;
 }
 
-std::expected<JournalContents, std::string> read_journal(const std::string& path) {
+std::expected<JournalContents, std::string> read_journal(const std::string& path, bool keep_lines) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::unexpected(path + ": cannot read the journal");
   JournalContents c;
@@ -199,6 +239,7 @@ std::expected<JournalContents, std::string> read_journal(const std::string& path
     auto g = parse_journal_game(line);
     if (!g) return std::unexpected(where + g.error());
     c.games.push_back(std::move(*g));
+    if (keep_lines) c.lines.push_back(std::move(line));
   }
   return c;
 }
@@ -221,12 +262,20 @@ JournalWriter& JournalWriter::operator=(JournalWriter&& other) noexcept {
   return *this;
 }
 
-std::expected<JournalWriter, std::string> JournalWriter::create(const std::string& path, const JournalHeader& header) {
+std::expected<JournalWriter, std::string> JournalWriter::create(const std::string& path, const JournalHeader& header,
+                                                                bool exclusive) {
   JournalWriter w;
   w.path_ = path;
-  w.fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  w.fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | (exclusive ? O_EXCL : O_TRUNC) | O_APPEND | O_CLOEXEC, 0644);
   if (w.fd_ < 0) return sys_error("cannot create the journal", path);
   if (auto r = w.append(to_json(header)); !r) return std::unexpected(r.error());
+  // The new name must survive a crash of the node too, or the games appended to it could vanish with it.
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  if (int d = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); d >= 0) {
+    ::fsync(d);
+    ::close(d);
+  }
   return w;
 }
 
@@ -255,6 +304,10 @@ std::expected<void, std::string> JournalWriter::append(std::string_view line) {
       return sys_error("cannot write the journal", path_);
     }
     written += size_t(n);
+  }
+  while (::fdatasync(fd_) != 0) {
+    if (errno == EINVAL) break;  // a file that cannot be synced (a pipe, /dev/stdout): nothing to wait for
+    if (errno != EINTR) return sys_error("cannot sync the journal", path_);
   }
   return {};
 }

@@ -4,7 +4,11 @@
 // detected on reading and cut off when the run resumes).
 //
 // Line 1 is a header: {"journal":1,"type":"gauntlet","engines":[...],"games":N,"games_per_pair":2,
-//   "schedule":"<schedule_id>","sprt":{...}|null,"created":"..."}.
+//   "schedule":"<schedule_id>","sprt":{...}|null,"created":"...", then what identifies the run (run_identity.h):
+//   "settings":{...},"settings_sha256":"...","files":[{"role":"new","path":"/x/new","sha256":"..."},...],
+//   and "host":"...","pid":N; in a segment of a sharded run "shard":{"index":I,"count":N}, and in a journal that
+//   `merge` wrote "merged_segments":K}.
+// Journals written before the identity existed lack those members and are still read.
 // Each game line is the game's result JSON (runner/output/result_json.h) with the schedule's fields first:
 //   {"game":12,"pair":6,"game_in_pair":0,"round":3,"attempt":0,"opening":3,"replay":false,"version":1,...}
 // "replay":true marks a game that broke its pair (an engine crash or a runner-side error) when the pair is played
@@ -20,7 +24,9 @@
 
 #include "game/game_result.h"
 #include "stats/sprt.h"
+#include "tournament/run_identity.h"
 #include "tournament/schedule.h"
+#include "tournament/shard.h"
 
 namespace arena::tournament {
 
@@ -32,6 +38,11 @@ struct JournalHeader {
   std::string schedule;
   std::optional<stats::SprtConfig> sprt;
   std::string created;
+  std::optional<RunIdentity> identity;  // absent in older journals
+  std::string host;
+  int64_t pid = 0;
+  std::optional<Shard> shard;   // a segment of a sharded run (segments.h)
+  int64_t merged_segments = 0;  // written by `merge` from this many segments; 0 for a journal a run wrote
 };
 std::string to_json(const JournalHeader& header);
 
@@ -58,13 +69,14 @@ std::expected<JournalGame, std::string> parse_journal_game(std::string_view line
 struct JournalContents {
   std::optional<JournalHeader> header;
   std::vector<JournalGame> games;
+  std::vector<std::string> lines;     // each game's line as written, when read with keep_lines
   std::vector<std::string> warnings;  // lines skipped, with their numbers
   uint64_t valid_size = 0;            // bytes up to the end of the last complete line
   bool torn = false;                  // the file ends inside a line (a write cut short by kill -9)
 };
 // Reads a whole journal. A line that is not valid JSON is an error, except a final line without its newline,
 // which is reported as torn and left out.
-std::expected<JournalContents, std::string> read_journal(const std::string& path);
+std::expected<JournalContents, std::string> read_journal(const std::string& path, bool keep_lines = false);
 
 class JournalWriter {
  public:
@@ -73,12 +85,15 @@ class JournalWriter {
   JournalWriter(JournalWriter&& other) noexcept;
   JournalWriter& operator=(JournalWriter&& other) noexcept;
 
-  // Starts a new journal (replacing any file there) with its header line.
-  static std::expected<JournalWriter, std::string> create(const std::string& path, const JournalHeader& header);
+  // Starts a new journal (replacing any file there) with its header line. `exclusive`: fail if the file exists
+  // (a segment's name is unique to its process; an existing file is another process's).
+  static std::expected<JournalWriter, std::string> create(const std::string& path, const JournalHeader& header,
+                                                          bool exclusive = false);
   // Opens an existing journal for appending, first cutting it to `valid_size` bytes (dropping a torn line).
   static std::expected<JournalWriter, std::string> append_to(const std::string& path, uint64_t valid_size);
 
-  // Writes the line and a newline with one write(2) on an O_APPEND descriptor.
+  // Writes the line and a newline with one write(2) on an O_APPEND descriptor, then fdatasync(2): on a shared
+  // filesystem (NFS) other nodes see nothing before that, and a node that dies loses no journaled game.
   std::expected<void, std::string> append(std::string_view line);
   bool is_open() const { return fd_ >= 0; }
 

@@ -74,6 +74,8 @@ const char* end_name(RunEnd e) {
       return "completed";
     case RunEnd::SprtDecided:
       return "sprt-decided";
+    case RunEnd::Stopped:
+      return "stopped";
     case RunEnd::Interrupted:
       return "interrupted";
     case RunEnd::Error:
@@ -195,6 +197,9 @@ std::string summary_text(const Tally& tally, const Summary& sum) {
       break;
     case RunEnd::SprtDecided:
       out += "Stopped: the SPRT has decided\n";
+      break;
+    case RunEnd::Stopped:
+      out += "Stopped: the run's STOP file appeared (its SPRT has decided); no further pair started\n";
       break;
     case RunEnd::Interrupted:
       out += "Interrupted: run again with --resume to continue\n";

@@ -6,7 +6,11 @@
 #include <filesystem>
 #include <thread>
 
+#include <unistd.h>
+
 #include "rules/game_end.h"
+#include "tournament/run_identity.h"
+#include "tournament/segments.h"
 
 namespace arena::tournament {
 
@@ -46,12 +50,15 @@ Schedule make_schedule(const config::Config& c, size_t openings) {
 
 }  // namespace
 
-Tournament::Tournament(config::Config config, std::vector<Opening> openings, EngineFactory factory)
+Tournament::Tournament(config::Config config, std::vector<Opening> openings, EngineFactory factory,
+                       std::optional<Shard> shard)
     : config_(std::move(config)),
       openings_(std::move(openings)),
       factory_(std::move(factory)),
       schedule_(make_schedule(config_, openings_.size())),
+      shard_(shard),
       tally_({}, {}, 2) {
+  stop_file_ = (fs::path(config_.output.dir) / "STOP").string();
   for (const game::EngineConfig& e : config_.engines) names_.push_back(e.name);
   tally_ = Tally(names_, schedule_.pairings(), schedule_.games_per_pair());
   ever_started_.assign(names_.size(), false);
@@ -90,6 +97,13 @@ std::expected<void, std::string> Tournament::open(Observer& observer) {
   header.schedule = schedule_id(schedule_, names_, positions);
   if (config_.type == config::TournamentType::Sprt) header.sprt = config_.sprt;
   header.created = iso_now();
+  header.host = host_name();
+  header.pid = int64_t(::getpid());
+  auto identity = make_run_identity(config_);
+  if (!identity) return std::unexpected(identity.error());
+  header.identity = std::move(*identity);
+  if (shard_) return open_segment(std::move(header), observer);
+  journal_path_ = path;
 
   const bool exists = fs::exists(path, ec) && fs::file_size(path, ec) > 0;
   if (exists && !config_.resume && !config_.overwrite)
@@ -104,6 +118,10 @@ std::expected<void, std::string> Tournament::open(Observer& observer) {
       return std::unexpected(path +
                              ": the journal was written for a different schedule (engines, openings, "
                              "rounds, order or seed differ); resume with the same settings, or use --out");
+    if (contents->header->identity)
+      if (std::string d = identity_difference(*contents->header->identity, *header.identity); !d.empty())
+        return std::unexpected(path + ": the journal was written by another run: " + d +
+                               "; resume with the same builds and settings, or use --out");
     auto plan = ResumePlan::make(contents->games, schedule_, names_);
     if (!plan) return std::unexpected(path + ": " + plan.error());
     for (const std::string& w : contents->warnings) observer.warning(w);
@@ -122,6 +140,60 @@ std::expected<void, std::string> Tournament::open(Observer& observer) {
   return {};
 }
 
+std::expected<void, std::string> Tournament::open_segment(JournalHeader header, Observer& observer) {
+  const Shard shard = *shard_;
+  header.shard = shard;
+  const std::string dir = segments_dir(config_.output.dir);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return std::unexpected(dir + ": cannot create the folder: " + ec.message());
+  auto merged = read_segments(config_.output.dir, &header);
+  if (!merged) return std::unexpected(merged.error());
+  int64_t owned = 0;
+  for (const JournalGame& g : merged->games) owned += shard.owns_pair(g.pair) ? 1 : 0;
+  if (owned > 0 && !config_.resume) {
+    if (!config_.overwrite)
+      return std::unexpected(dir + ": shard " + shard.text() + " already has " + std::to_string(owned) +
+                             " games there; use --resume to continue it, --overwrite to delete this shard's "
+                             "segments, or another --out");
+    for (const SegmentFile& f : merged->segments)
+      if (f.header.shard && f.header.shard->index == shard.index && f.header.shard->count == shard.count)
+        fs::remove(f.path, ec);
+    merged = read_segments(config_.output.dir, &header);
+    if (!merged) return std::unexpected(merged.error());
+  }
+  for (const std::string& w : merged->warnings) observer.warning(w);
+  if (merged->duplicates > 0)
+    observer.warning(dir + ": " + std::to_string(merged->duplicates) +
+                     " duplicate game lines (a pair played by two processes) left out");
+  auto plan = ResumePlan::make(merged->games, schedule_, names_);
+  if (!plan) return std::unexpected(dir + ": " + plan.error());
+  plan_ = std::move(*plan);
+  // The standings of this shard: its own pairs, whoever played them.
+  for (const JournalGame& g : merged->games)
+    if (shard.owns_pair(g.pair)) tally_.add(g), ++resumed_games_;
+  journal_path_ = new_segment_path(config_.output.dir, shard);
+  auto writer = JournalWriter::create(journal_path_, header, true);
+  if (!writer) return std::unexpected(writer.error());
+  journal_ = std::move(*writer);
+  return {};
+}
+
+int64_t Tournament::games_to_play() const {
+  if (!shard_) return schedule_.games();
+  const int64_t pairs = schedule_.pairs();
+  const int64_t owned = pairs > shard_->index ? (pairs - shard_->index + shard_->count - 1) / shard_->count : 0;
+  return owned * schedule_.games_per_pair();
+}
+
+bool Tournament::stop_file_seen() {
+  // Called with mutex_ held, between pairs: one stat(2) per pair.
+  if (!shard_ || stopped_by_file_) return stopped_by_file_;
+  std::error_code ec;
+  stopped_by_file_ = fs::exists(stop_file_, ec);
+  return stopped_by_file_;
+}
+
 bool Tournament::stopping() {
   if (stop_) return true;
   if (external_stop_ && external_stop_->load()) {
@@ -135,6 +207,8 @@ bool Tournament::next_job(PairJob& job) {
   // Called with mutex_ held.
   while (!stopping() && next_pair_ < schedule_.pairs()) {
     const int64_t pair = next_pair_++;
+    if (shard_ && !shard_->owns_pair(pair)) continue;
+    if (stop_file_seen()) return false;
     PairProgress p = plan_.pair(pair);
     bool all_done = true;
     for (int g = 0; g < schedule_.games_per_pair(); ++g) all_done = all_done && p.done[g];
@@ -149,7 +223,7 @@ RunResult Tournament::run(Observer& observer, const std::atomic<bool>* external_
   external_stop_ = external_stop;
   {
     std::lock_guard lock(mutex_);
-    if (config_.type == config::TournamentType::Sprt &&
+    if (config_.type == config::TournamentType::Sprt && !shard_ &&
         sprt_status(tally_, config_.sprt).verdict != stats::SprtVerdict::Continue)
       sprt_decided_ = true, stop_ = true;
   }
@@ -180,6 +254,8 @@ RunResult Tournament::run(Observer& observer, const std::atomic<bool>* external_
     r.end = RunEnd::Interrupted;
   else if (sprt_decided_)
     r.end = RunEnd::SprtDecided;
+  else if (stopped_by_file_)
+    r.end = RunEnd::Stopped;
   else
     r.end = RunEnd::Completed;
   return r;
@@ -343,7 +419,7 @@ bool Tournament::record(const ScheduledGame& s, int attempt, bool replay, const 
   for (const MoveRecord& m : game.moves) engine_moves_ += m.opening ? 0 : 1;
   tally_.add(entry);
   observer.game_finished(s, attempt, replay, game, records, tally_);
-  if (config_.type == config::TournamentType::Sprt && !sprt_decided_ &&
+  if (config_.type == config::TournamentType::Sprt && !shard_ && !sprt_decided_ &&
       sprt_status(tally_, config_.sprt).verdict != stats::SprtVerdict::Continue) {
     sprt_decided_ = true;
     stop_ = true;  // the test has decided: the running games are interrupted and not journaled
@@ -351,8 +427,9 @@ bool Tournament::record(const ScheduledGame& s, int attempt, bool replay, const 
   return true;
 }
 
-int exit_code(const RunResult& result, const config::Config& config, const Tally& tally) {
+int exit_code(const RunResult& result, const config::Config& config, const Tally& tally, bool shard) {
   if (result.end == RunEnd::Error || result.end == RunEnd::Interrupted) return 2;
+  if (shard) return 0;
   if (config.type != config::TournamentType::Sprt) return 0;
   switch (sprt_status(tally, config.sprt).verdict) {
     case stats::SprtVerdict::AcceptH1:

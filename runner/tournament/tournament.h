@@ -7,6 +7,12 @@
 // Stopping (a signal, an SPRT verdict, a fatal error) interrupts the running games; interrupted games are not
 // journaled, so a resumed run plays them again. After an SPRT verdict no further game is journaled, so the journal
 // ends exactly where the test decided.
+//
+// A shard of a run spread over a cluster (shard.h) plays only the pairs it owns and writes a journal segment of
+// its own (segments.h). It reads every segment in the output directory first: pairs complete there are not
+// played again, whichever shard or process played them, and a segment of another run is refused. A shard does
+// not decide an SPRT on its part of the games (the coordinator does, on all of them): it stops starting pairs
+// when the file OUT/STOP appears.
 
 #include <atomic>
 #include <condition_variable>
@@ -22,6 +28,7 @@
 #include "tournament/openings.h"
 #include "tournament/records.h"
 #include "tournament/schedule.h"
+#include "tournament/shard.h"
 #include "tournament/tally.h"
 
 namespace arena::tournament {
@@ -41,6 +48,7 @@ class Observer {
 enum class RunEnd {
   Completed,    // every scheduled game is in the journal (an SPRT that reached its maximum: inconclusive)
   SprtDecided,  // the SPRT accepted H0 or H1
+  Stopped,      // a shard saw OUT/STOP (the coordinator has decided): it started no further pair
   Interrupted,  // stopped by a signal; resume to continue
   Error,        // a fatal error (an engine that cannot start, a journal that cannot be written)
 };
@@ -53,14 +61,21 @@ struct RunResult {
 
 class Tournament {
  public:
-  // `openings` must not be empty (use {"startpos"} for none).
-  Tournament(config::Config config, std::vector<Opening> openings, EngineFactory factory);
+  // `openings` must not be empty (use {"startpos"} for none). With a shard, only its pairs are played, into a
+  // segment of OUT/segments.
+  Tournament(config::Config config, std::vector<Opening> openings, EngineFactory factory,
+             std::optional<Shard> shard = std::nullopt);
   ~Tournament();
 
   const Schedule& schedule() const { return schedule_; }
   const config::Config& config() const { return config_; }
   const Tally& tally() const { return tally_; }
   const std::vector<std::string>& engine_names() const { return names_; }
+  const std::optional<Shard>& shard() const { return shard_; }
+  // The games this process is to play in all: the schedule's, or a shard's part of it.
+  int64_t games_to_play() const;
+  // The journal written: OUT/journal.jsonl (or --journal), or this shard's new segment. Set by open().
+  const std::string& journal_path() const { return journal_path_; }
 
   // Creates the output folders and the journal, or reads the journal back for --resume (checking that it was
   // written for this schedule). The error is one line naming the file.
@@ -88,6 +103,9 @@ class Tournament {
   // SPRT has already decided and the game is dropped).
   bool record(const ScheduledGame& s, int attempt, bool replay, const PlayedGame& game, bool kifu, Observer& observer);
   void fatal(const std::string& error);
+  // open() for a shard: the segments of the directory, then a new segment.
+  std::expected<void, std::string> open_segment(JournalHeader header, Observer& observer);
+  bool stop_file_seen();
 
   config::Config config_;
   std::vector<Opening> openings_;
@@ -95,6 +113,10 @@ class Tournament {
   Schedule schedule_;
   std::vector<std::string> names_;
   RecordSettings records_;
+  std::optional<Shard> shard_;
+  std::string journal_path_;
+  std::string stop_file_;  // OUT/STOP, polled by shards between pairs
+  bool stopped_by_file_ = false;
 
   std::mutex mutex_;
   std::condition_variable cv_;
@@ -116,7 +138,7 @@ class Tournament {
 };
 
 // The exit code for a finished run: 0 completed (SPRT: H1 accepted), 1 SPRT H0 accepted, 2 SPRT inconclusive,
-// interrupted or error.
-int exit_code(const RunResult& result, const config::Config& config, const Tally& tally);
+// interrupted or error. A shard: 0 when it played its part or was stopped by OUT/STOP, else 2.
+int exit_code(const RunResult& result, const config::Config& config, const Tally& tally, bool shard = false);
 
 }  // namespace arena::tournament

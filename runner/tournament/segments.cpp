@@ -1,0 +1,182 @@
+#include "tournament/segments.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <tuple>
+
+namespace arena::tournament {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+int digits(int64_t n) {
+  int d = 1;
+  while (n >= 10) n /= 10, ++d;
+  return d;
+}
+
+std::string utc_stamp(std::chrono::system_clock::time_point t) {
+  const auto now = std::chrono::floor<std::chrono::seconds>(t);
+  const auto day = std::chrono::floor<std::chrono::days>(now);
+  const std::chrono::year_month_day ymd{day};
+  const std::chrono::hh_mm_ss hms{now - day};
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%04d%02u%02uT%02d%02d%02dZ", int(ymd.year()), unsigned(ymd.month()),
+                unsigned(ymd.day()), int(hms.hours().count()), int(hms.minutes().count()), int(hms.seconds().count()));
+  return buf;
+}
+
+// A host name as a file-name part: letters, digits, '-' and '_' kept, the rest replaced.
+std::string file_part(std::string text) {
+  for (char& c : text)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
+  return text.empty() ? "host" : text;
+}
+
+bool is_segment_name(const std::string& name) {
+  return name.starts_with("shard-") && name.ends_with(".jsonl") && name.find("-of-") != std::string::npos;
+}
+
+// A line read from a segment, before the choice of one history per pair.
+struct Candidate {
+  const JournalGame* game;
+  const std::string* line;  // null unless lines are kept
+};
+
+}  // namespace
+
+std::string segments_dir(const std::string& out_dir) { return (fs::path(out_dir) / "segments").string(); }
+
+std::string host_name() {
+  char buf[256] = {};
+  if (::gethostname(buf, sizeof buf - 1) != 0) return "host";
+  return buf;
+}
+
+std::string new_segment_path(const std::string& out_dir, const Shard& shard) {
+  char index[32];
+  std::snprintf(index, sizeof index, "%0*d", digits(shard.count - 1), shard.index);
+  const std::string name = "shard-" + std::string(index) + "-of-" + std::to_string(shard.count) + "." +
+                           utc_stamp(std::chrono::system_clock::now()) + "." + file_part(host_name()) + "." +
+                           std::to_string(::getpid()) + ".jsonl";
+  return (fs::path(segments_dir(out_dir)) / name).string();
+}
+
+std::string run_difference(const JournalHeader& was, const JournalHeader& now, const std::string& was_name) {
+  if (was.schedule != now.schedule)
+    return "another schedule (engines, openings, rounds, order or seed differ: " + was.schedule + " vs " +
+           now.schedule + ")";
+  if (was.type != now.type) return "another tournament type (" + was.type + " vs " + now.type + ")";
+  if (was.engines != now.engines || was.games != now.games || was.games_per_pair != now.games_per_pair)
+    return "another engine list or game count";
+  if (was.identity && now.identity) return identity_difference(*was.identity, *now.identity, was_name);
+  if (was.identity.has_value() != now.identity.has_value())
+    return "one header records the engine binaries and the other does not (a journal from an older version)";
+  return {};
+}
+
+std::expected<MergedJournal, std::string> read_segments(const std::string& out_dir, const JournalHeader* expected,
+                                                        bool keep_lines) {
+  MergedJournal merged;
+  const fs::path dir = segments_dir(out_dir);
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return merged;
+  std::vector<std::string> paths;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (is_segment_name(it->path().filename().string())) paths.push_back(it->path().string());
+  if (ec) return std::unexpected(dir.string() + ": cannot list the segments: " + ec.message());
+
+  struct Read {
+    std::string path;
+    JournalContents contents;
+  };
+  std::vector<Read> reads;
+  for (const std::string& path : paths) {
+    auto contents = read_journal(path, keep_lines);
+    if (!contents) return std::unexpected(contents.error());
+    for (std::string& w : contents->warnings) merged.warnings.push_back(std::move(w));
+    if (!contents->header) {
+      // Created and killed before its header was written, or with the header torn: it holds nothing.
+      if (contents->games.empty()) {
+        merged.warnings.push_back(path + ": an empty segment (its process died at once), ignored");
+        continue;
+      }
+      return std::unexpected(path + ": a segment without its header line");
+    }
+    reads.push_back({path, std::move(*contents)});
+  }
+  // Start order (then name): a duplicate keeps the line of the segment that started first.
+  std::sort(reads.begin(), reads.end(), [](const Read& a, const Read& b) {
+    return std::tie(a.contents.header->created, a.path) < std::tie(b.contents.header->created, b.path);
+  });
+
+  // Each segment against this run (the segment is "recorded", the run is "now"), or against the first segment
+  // (then the first is "recorded" and the segment at fault "now").
+  const JournalHeader* first = nullptr;
+  for (const Read& r : reads) {
+    const JournalHeader& h = *r.contents.header;
+    std::string d;
+    if (expected) {
+      d = run_difference(h, *expected, "the segment");
+    } else if (!first) {
+      first = &h;
+    } else {
+      d = run_difference(*first, h, "the first segment");
+    }
+    if (!d.empty())
+      return std::unexpected(r.path + ": written for another run than " +
+                             (expected ? std::string("this one") : reads.front().path) + ": " + d +
+                             "; use another output directory for a new run");
+  }
+
+  // Per pair, in reading order: the candidate lines.
+  std::map<int64_t, std::vector<Candidate>> pairs;
+  for (const Read& r : reads) {
+    merged.segments.push_back({r.path, *r.contents.header, int64_t(r.contents.games.size()), r.contents.torn});
+    for (size_t i = 0; i < r.contents.games.size(); ++i)
+      pairs[r.contents.games[i].pair].push_back({&r.contents.games[i], keep_lines ? &r.contents.lines[i] : nullptr});
+  }
+  const int gpp = reads.empty() ? 2 : reads.front().contents.header->games_per_pair;
+  for (auto& [pair, candidates] : pairs) {
+    // The pair's attempts in order, each with its lines in reading order.
+    std::map<int, std::vector<Candidate>> attempts;
+    for (const Candidate& c : candidates) attempts[c.game->attempt].push_back(c);
+    bool complete = false;
+    for (auto& [attempt, lines] : attempts) {
+      if (complete) {  // beyond the kept attempt: another process's play of the pair
+        merged.duplicates += int64_t(lines.size());
+        continue;
+      }
+      // One line per game of the attempt, and none after the line that voided it (on one machine the pair is
+      // replayed at once after it; a later line is another process's).
+      bool taken[2] = {false, false}, voided = false;
+      int kept = 0;
+      for (const Candidate& c : lines) {
+        if (voided || taken[c.game->game_in_pair]) {
+          ++merged.duplicates;
+          continue;
+        }
+        taken[c.game->game_in_pair] = true;
+        ++kept;
+        voided = c.game->replay;
+        merged.games.push_back(*c.game);
+        if (keep_lines) merged.lines.push_back(*c.line);
+      }
+      complete = kept == gpp && !voided;
+    }
+    ++(complete ? merged.complete_pairs : merged.incomplete_pairs);
+  }
+  if (!reads.empty()) {
+    merged.header = *reads.front().contents.header;
+    merged.header->shard.reset();
+  }
+  return merged;
+}
+
+}  // namespace arena::tournament
