@@ -230,6 +230,7 @@ int print_stats(const tournament::JournalContents& contents, const std::string& 
     info.sprt = s;
   }
   tournament::Tally tally(names, pairings, games_per_pair);
+  if (info.sprt) tally.decide_sprt(*info.sprt);
   for (const tournament::JournalGame& g : contents.games) tally.add(g);
 
   // A journal's statistics are complete as far as they go: only an SPRT verdict decides the exit code.

@@ -148,8 +148,8 @@ std::string summary_text(const Tally& tally, const Summary& sum) {
       out += "  SPRT      LLR " + fixed(st.llr, 2) + " (" + fixed(st.bounds.lower, 2) + ", " +
              fixed(st.bounds.upper, 2) + ")  elo0 " + fixed(sum.info.sprt->elo0, 2) + " elo1 " +
              fixed(sum.info.sprt->elo1, 2) +
-             (sum.info.sprt->model == stats::EloModel::Logistic ? " (logistic)" : " (normalized)") + "  -> " +
-             verdict_text(st.verdict) + "\n";
+             (sum.info.sprt->model == stats::EloModel::Logistic ? " (logistic)" : " (normalized)") + "  on the first " +
+             std::to_string(tally.prefix_pairs()) + " pairs  -> " + verdict_text(st.verdict) + "\n";
     }
   }
   out += "Engines:\n  " + pad("name", 20) + pad("games", 7, true) + pad("points", 9, true) + pad("score", 8, true) +
@@ -293,6 +293,7 @@ std::string summary_json(const Tally& tally, const Summary& sum) {
     sprt.emplace("lower", st.bounds.lower);
     sprt.emplace("upper", st.bounds.upper);
     sprt.emplace("verdict", stats::to_string(st.verdict));
+    sprt.emplace("prefix_pairs", tally.prefix_pairs());  // decided on pairs 0..prefix_pairs-1
     out.emplace("sprt", std::move(sprt));
   } else {
     out.emplace("sprt", nullptr);

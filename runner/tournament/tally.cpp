@@ -70,10 +70,56 @@ void Tally::retract(PairState& p) {
       ++void_;
     }
   p.games[0] = p.games[1] = Counted{};
+  p.done[0] = p.done[1] = false;
+}
+
+bool Tally::pair_complete(const PairState& p) const { return p.done[0] && (games_per_pair_ == 1 || p.done[1]); }
+
+void Tally::add_to_prefix(const PairState& p) {
+  // The first pairing's games only: the SPRT is a two-engine test.
+  for (int g = 0; g < games_per_pair_; ++g)
+    if (p.games[g].first_points >= 0 && p.games[g].pairing == 0) add_counts(prefix_wdl_, p.games[g].first_points, 1);
+  if (games_per_pair_ == 2 && p.games[0].first_points >= 0 && p.games[1].first_points >= 0 && p.games[0].pairing == 0)
+    prefix_penta_.add_pair(outcome_of(p.games[0].first_points), outcome_of(p.games[1].first_points));
+}
+
+void Tally::advance_prefix() {
+  while (!sprt_decided_) {
+    auto it = pairs_.find(prefix_pairs_);
+    if (it == pairs_.end() || !pair_complete(it->second)) return;
+    add_to_prefix(it->second);
+    ++prefix_pairs_;
+    if (sprt_) sprt_decided_ = sprt_status(*this, *sprt_).verdict != stats::SprtVerdict::Continue;
+  }
+}
+
+void Tally::decide_sprt(const stats::SprtConfig& config) {
+  sprt_ = config;
+  prefix_pairs_ = 0;
+  prefix_penta_ = {};
+  prefix_wdl_ = {};
+  sprt_decided_ = false;
+  advance_prefix();
 }
 
 void Tally::add(const JournalGame& g) {
   ++journaled_;
+  if (g.pair < prefix_pairs_) {
+    // A line for a pair already in the prefix (a journal with two histories of it): the prefix is counted again
+    // up to that pair. Never happens with one history per pair (one machine's journal, or a merge).
+    const int64_t upto = g.pair;
+    prefix_pairs_ = 0, prefix_penta_ = {}, prefix_wdl_ = {}, sprt_decided_ = false;
+    for (int64_t k = 0; k < upto && !sprt_decided_; ++k) {
+      add_to_prefix(pairs_[k]);
+      ++prefix_pairs_;
+      if (sprt_) sprt_decided_ = sprt_status(*this, *sprt_).verdict != stats::SprtVerdict::Continue;
+    }
+  }
+  add_game(g);
+  advance_prefix();
+}
+
+void Tally::add_game(const JournalGame& g) {
   const int black = engine_index(g.black), white = engine_index(g.white);
 
   // Faults are the loser's, in every journaled game.
@@ -114,9 +160,10 @@ void Tally::add(const JournalGame& g) {
     ++replays_;
     return;
   }
-  if (g.outcome == Outcome::None) return;  // interrupted by a runner error and not replayed: no score
   const int slot = std::clamp(g.game_in_pair, 0, 1);
-  if (p.games[slot].first_points >= 0) return;  // a duplicate line
+  if (p.done[slot]) return;  // a duplicate line
+  p.done[slot] = true;
+  if (g.outcome == Outcome::None) return;  // interrupted by a runner error and not replayed: no score
   Counted c;
   c.pairing = pairing_index(black, white, g.game_in_pair);
   const Pairing& pairing = pairings_[size_t(c.pairing)].pairing;
@@ -157,8 +204,8 @@ SprtStatus sprt_status(const Tally& tally, const stats::SprtConfig& config) {
   SprtStatus s;
   s.bounds = stats::sprt_bounds(config);
   if (tally.pairings().empty()) return s;
-  const PairingRecord& r = tally.pairings().front();
-  s.llr = tally.games_per_pair() == 2 ? stats::sprt_llr(r.penta, config) : stats::sprt_llr(r.wdl, config);
+  s.llr = tally.games_per_pair() == 2 ? stats::sprt_llr(tally.prefix_penta(), config)
+                                      : stats::sprt_llr(tally.prefix_wdl(), config);
   s.verdict = stats::sprt_verdict(s.llr, s.bounds);
   return s;
 }

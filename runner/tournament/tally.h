@@ -3,6 +3,12 @@
 // by --resume and the stats command). Scores count only games of valid pair attempts; the fault counters
 // (crashes, stalls, time losses, illegal moves) count every journaled game, so a crash that caused a replay is
 // still reported.
+//
+// The SPRT decides on the longest complete prefix of pair indices: pairs 0..K-1 all finished, whatever order they
+// finished in. Results that arrive early are the short games, and deciding on them would bias the test; and a
+// verdict that depends only on the pair order is the same for a run on one machine, for `stats` on its journal
+// and for a coordinator watching a cluster's shards. Once told the SPRT (decide_sprt), the prefix stops growing at
+// the first pair at which the test decides, so every reader agrees on where it decided.
 
 #include <cstdint>
 #include <map>
@@ -42,7 +48,7 @@ class Tally {
   // `pairings` may be empty: pairings are then found from the games (the stats command without a schedule).
   Tally(std::vector<std::string> engine_names, std::vector<Pairing> pairings, int games_per_pair);
 
-  void add(const JournalGame& game);
+  void add(const JournalGame& game);  // in any order
 
   int64_t journaled() const { return journaled_; }  // every line, void ones included
   int64_t scored() const { return scored_; }        // games that count
@@ -56,6 +62,15 @@ class Tally {
   // The first pairing's statistics from the pairs when games are paired, else from the games.
   std::optional<stats::EloSummary> summary(size_t pairing) const;
 
+  // Call before adding games: the prefix then stops at the first pair at which this SPRT decides.
+  void decide_sprt(const stats::SprtConfig& config);
+  // The complete prefix: its length in pairs and the first pairing's counts over it.
+  int64_t prefix_pairs() const { return prefix_pairs_; }
+  const stats::PentaCounts& prefix_penta() const { return prefix_penta_; }
+  const stats::WdlCounts& prefix_wdl() const { return prefix_wdl_; }
+  // Whether decide_sprt's test has decided on the prefix.
+  bool sprt_decided() const { return sprt_decided_; }
+
  private:
   struct Counted {
     int pairing = -1;
@@ -65,11 +80,16 @@ class Tally {
   struct PairState {
     int attempt = 0;
     Counted games[2];
+    bool done[2] = {false, false};  // journaled at this attempt (scored or not)
   };
   int engine_index(const std::string& name);
   int pairing_index(int black, int white, int game_in_pair);
   void count(Counted& c, int sign);
   void retract(PairState& p);
+  void add_game(const JournalGame& g);
+  bool pair_complete(const PairState& p) const;
+  void add_to_prefix(const PairState& p);
+  void advance_prefix();
 
   std::vector<EngineRecord> engines_;
   std::vector<PairingRecord> pairings_;
@@ -77,6 +97,11 @@ class Tally {
   std::unordered_map<int64_t, PairState> pairs_;
   int games_per_pair_ = 2;
   int64_t journaled_ = 0, scored_ = 0, void_ = 0, replays_ = 0;
+  int64_t prefix_pairs_ = 0;
+  stats::PentaCounts prefix_penta_;
+  stats::WdlCounts prefix_wdl_;
+  std::optional<stats::SprtConfig> sprt_;
+  bool sprt_decided_ = false;
 };
 
 }  // namespace arena::tournament
@@ -88,7 +113,8 @@ struct SprtStatus {
   stats::SprtBounds bounds;
   stats::SprtVerdict verdict = stats::SprtVerdict::Continue;
 };
-// The SPRT of the first pairing: on pentanomial pair counts when games are paired, else on W/L/D.
+// The SPRT of the first pairing over the complete prefix (see above): on pentanomial pair counts when games are
+// paired, else on W/L/D.
 SprtStatus sprt_status(const Tally& tally, const stats::SprtConfig& config);
 
 }  // namespace arena::tournament

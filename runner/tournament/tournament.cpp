@@ -61,6 +61,8 @@ Tournament::Tournament(config::Config config, std::vector<Opening> openings, Eng
   stop_file_ = (fs::path(config_.output.dir) / "STOP").string();
   for (const game::EngineConfig& e : config_.engines) names_.push_back(e.name);
   tally_ = Tally(names_, schedule_.pairings(), schedule_.games_per_pair());
+  // A shard's part of an SPRT decides nothing: the coordinator tests all shards' games.
+  if (config_.type == config::TournamentType::Sprt && !shard_) tally_.decide_sprt(config_.sprt);
   ever_started_.assign(names_.size(), false);
   start_failures_.assign(names_.size(), 0);
   if (config_.output.csa || config_.output.kif)
@@ -223,9 +225,7 @@ RunResult Tournament::run(Observer& observer, const std::atomic<bool>* external_
   external_stop_ = external_stop;
   {
     std::lock_guard lock(mutex_);
-    if (config_.type == config::TournamentType::Sprt && !shard_ &&
-        sprt_status(tally_, config_.sprt).verdict != stats::SprtVerdict::Continue)
-      sprt_decided_ = true, stop_ = true;
+    if (tally_.sprt_decided()) sprt_decided_ = true, stop_ = true;
   }
   const int workers = int(std::max<int64_t>(1, std::min<int64_t>(config_.concurrency, schedule_.pairs())));
   if (std::string w = config::oversubscription_warning(workers, config::default_concurrency()); !w.empty())
@@ -419,8 +419,7 @@ bool Tournament::record(const ScheduledGame& s, int attempt, bool replay, const 
   for (const MoveRecord& m : game.moves) engine_moves_ += m.opening ? 0 : 1;
   tally_.add(entry);
   observer.game_finished(s, attempt, replay, game, records, tally_);
-  if (config_.type == config::TournamentType::Sprt && !shard_ && !sprt_decided_ &&
-      sprt_status(tally_, config_.sprt).verdict != stats::SprtVerdict::Continue) {
+  if (!sprt_decided_ && tally_.sprt_decided()) {
     sprt_decided_ = true;
     stop_ = true;  // the test has decided: the running games are interrupted and not journaled
   }

@@ -437,3 +437,50 @@ TEST_CASE("standings") {
     CHECK(st.bounds.upper == doctest::Approx(std::log(19.0)));
   }
 }
+
+TEST_CASE("the SPRT decides on the longest complete prefix of pairs, at the first pair where it crosses a bound") {
+  // a wins both games of three pairs in four, and splits the fourth: the LLR rises.
+  auto win_pair = [](int64_t pair) {
+    return std::vector<JournalGame>{
+        jg(pair * 2, 0, false, "a", "b", Outcome::BlackWin),
+        jg(pair * 2 + 1, 0, false, "b", "a", pair % 4 == 3 ? Outcome::BlackWin : Outcome::WhiteWin)};
+  };
+  const stats::SprtConfig c{0.05, 0.05, 0, 40, stats::EloModel::Logistic};
+  // Where it decides when the pairs come in order.
+  Tally in_order({"a", "b"}, {Pairing{0, 1}}, 2);
+  in_order.decide_sprt(c);
+  int64_t decided_at = -1;
+  for (int64_t pair = 0; pair < 200 && decided_at < 0; ++pair) {
+    for (const JournalGame& g : win_pair(pair)) in_order.add(g);
+    if (in_order.sprt_decided()) decided_at = pair + 1;
+  }
+  REQUIRE(decided_at > 2);
+  CHECK(in_order.prefix_pairs() == decided_at);
+  CHECK(sprt_status(in_order, c).verdict == stats::SprtVerdict::AcceptH1);
+
+  // The same pairs finishing out of order, with pair 0 last: nothing is decided while pair 0 is missing, however
+  // many later pairs are in; then the prefix stops exactly where the in-order run decided.
+  Tally shuffled({"a", "b"}, {Pairing{0, 1}}, 2);
+  shuffled.decide_sprt(c);
+  for (int64_t pair = decided_at + 20; pair >= 1; --pair)
+    for (const JournalGame& g : win_pair(pair)) shuffled.add(g);
+  CHECK(shuffled.prefix_pairs() == 0);
+  CHECK_FALSE(shuffled.sprt_decided());
+  CHECK(sprt_status(shuffled, c).llr == 0.0);
+  shuffled.add(win_pair(0)[0]);
+  CHECK_FALSE(shuffled.sprt_decided());  // half a pair is not a complete pair
+  shuffled.add(win_pair(0)[1]);
+  CHECK(shuffled.sprt_decided());
+  CHECK(shuffled.prefix_pairs() == decided_at);
+  CHECK(sprt_status(shuffled, c).llr == doctest::Approx(sprt_status(in_order, c).llr));
+  CHECK(shuffled.scored() == 2 * (decided_at + 21));  // the other statistics count every game
+
+  // A pair broken by a crash and replayed is complete only with its new attempt.
+  Tally replayed({"a", "b"}, {Pairing{0, 1}}, 2);
+  replayed.add(jg(0, 0, true, "a", "b", Outcome::WhiteWin, Termination::Disconnect));
+  replayed.add(jg(1, 1, false, "b", "a", Outcome::WhiteWin));
+  CHECK(replayed.prefix_pairs() == 0);
+  replayed.add(jg(0, 1, false, "a", "b", Outcome::BlackWin));
+  CHECK(replayed.prefix_pairs() == 1);
+  CHECK(replayed.prefix_penta() == stats::PentaCounts{0, 0, 0, 0, 1});
+}
