@@ -196,6 +196,16 @@ bool Tournament::stop_file_seen() {
   return stopped_by_file_;
 }
 
+bool Tournament::signalled_soon() {
+  // A batch system stops a job by signalling all its processes at once (scancel, a requeue, a time limit): the
+  // engines may die a moment before the runner sees its own SIGTERM. Their deaths are then not crashes.
+  for (int i = 0; i < 20; ++i) {
+    if (external_stop_ && external_stop_->load()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
 bool Tournament::stopping() {
   if (stop_) return true;
   if (external_stop_ && external_stop_->load()) {
@@ -366,6 +376,7 @@ void Tournament::play_pair(WorkerEngines& engines, std::vector<int>& held, const
       }
     }
     if (game.result.termination == Termination::Interrupted && stopping()) return;  // not journaled: replayed on resume
+    if (game.result.termination == Termination::Disconnect && signalled_soon()) return;  // likewise
 
     const bool replay = broken(game) && config_.replay_broken_pairs && attempt < config_.max_replays;
     if (!record(s, attempt, replay, game, started, observer)) return;

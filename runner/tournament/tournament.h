@@ -95,6 +95,8 @@ class Tournament {
     PairProgress progress;
   };
   bool stopping();
+  // Whether a signal to stop arrives within 200 ms (asked after an engine died).
+  bool signalled_soon();
   bool next_job(PairJob& job);
   void worker(int id, Observer& observer);
   void play_pair(WorkerEngines& engines, std::vector<int>& held, const PairJob& job, Observer& observer);
