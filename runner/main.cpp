@@ -7,6 +7,8 @@
 //   shogi-arena run         whatever `tournament:` in --config says
 //   shogi-arena stats J     all statistics recomputed from a journal (or a sharded run's directory)
 //   shogi-arena merge OUT   the segments of a sharded run merged into OUT/journal.jsonl, with its statistics
+//   shogi-arena slurm       a tournament as a Slurm job array of shards, submitted and followed (cluster/cli.h)
+//   shogi-arena coordinate  the coordinator job of such a run (its SPRT, STOP file and requeues)
 //   shogi-arena csa         one engine on a CSA server (Floodgate, championships, a club or our own server)
 //   shogi-arena serve       a CSA server
 //
@@ -27,6 +29,7 @@
 #include <iostream>
 #include <set>
 
+#include "cluster/cli.h"
 #include "config/cli_config.h"
 #include "config/config.h"
 #include "csa/client/cli.h"
@@ -36,6 +39,7 @@
 #include "rules/position.h"
 #include "tournament/csa_server_engines.h"
 #include "tournament/journal.h"
+#include "tournament/journal_stats.h"
 #include "tournament/openings.h"
 #include "tournament/report.h"
 #include "tournament/segments.h"
@@ -156,104 +160,10 @@ struct StatsOptions {
   bool json = false;
 };
 
-// The games of a journal file, of a sharded run's directory (its segments merged), or of a directory holding a
-// journal.jsonl.
-tournament::JournalContents read_games(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::is_directory(path, ec)) {
-    auto contents = tournament::read_journal(path);
-    if (!contents) throw config::ConfigError(contents.error());
-    return std::move(*contents);
-  }
-  auto merged = tournament::read_segments(path, nullptr);
-  if (!merged) throw config::ConfigError(merged.error());
-  if (merged->segments.empty()) {
-    const std::string journal = (fs::path(path) / "journal.jsonl").string();
-    if (fs::exists(journal, ec)) return read_games(journal);
-    throw config::ConfigError(path + ": neither journal segments (segments/shard-*.jsonl) nor a journal.jsonl");
-  }
-  tournament::JournalContents c;
-  c.header = merged->header;
-  c.games = std::move(merged->games);
-  c.warnings = std::move(merged->warnings);
-  if (merged->duplicates > 0)
-    c.warnings.push_back(path + ": " + std::to_string(merged->duplicates) + " duplicate game lines left out");
-  return c;
-}
-
-int print_stats(const tournament::JournalContents& contents, const std::string& source,
-                const std::vector<std::string>& sprt_args, bool json) {
-  tournament::ReportInfo info;
-  std::vector<std::string> names;
-  std::vector<tournament::Pairing> pairings;
-  int games_per_pair = 2;
-  if (const auto& h = contents.header) {
-    names = h->engines;
-    games_per_pair = h->games_per_pair;
-    info.total_games = h->games;
-    info.sprt = h->sprt;
-    if (h->type == "roundrobin") {
-      info.type = config::TournamentType::RoundRobin;
-      for (int i = 0; i < int(names.size()); ++i)
-        for (int j = i + 1; j < int(names.size()); ++j) pairings.push_back({i, j});
-    } else {
-      info.type = h->type == "sprt"   ? config::TournamentType::Sprt
-                  : h->type == "play" ? config::TournamentType::Play
-                                      : config::TournamentType::Gauntlet;
-      for (int j = 1; j < int(names.size()); ++j) pairings.push_back({0, j});
-    }
-  } else {
-    info.total_games = int64_t(contents.games.size());
-  }
-  if (!sprt_args.empty()) {
-    stats::SprtConfig s = info.sprt.value_or(stats::SprtConfig{});
-    for (const std::string& t : sprt_args) {
-      size_t eq = t.find('=');
-      const std::string key = t.substr(0, eq), value = eq == std::string::npos ? "" : t.substr(eq + 1);
-      double* field = key == "elo0"    ? &s.elo0
-                      : key == "elo1"  ? &s.elo1
-                      : key == "alpha" ? &s.alpha
-                      : key == "beta"  ? &s.beta
-                                       : nullptr;
-      if (key == "model" && (value == "normalized" || value == "logistic")) {
-        s.model = value == "logistic" ? stats::EloModel::Logistic : stats::EloModel::Normalized;
-        continue;
-      }
-      char* end = nullptr;
-      const double v = field ? std::strtod(value.c_str(), &end) : 0;
-      if (!field || value.empty() || *end != '\0')
-        throw config::ConfigError("--sprt: '" + t + "': expected elo0=, elo1=, alpha=, beta= numbers or model=");
-      *field = v;
-    }
-    if (auto ok = stats::validate(s); !ok) throw config::ConfigError("--sprt: " + ok.error());
-    info.sprt = s;
-  }
-  tournament::Tally tally(names, pairings, games_per_pair);
-  if (info.sprt) tally.decide_sprt(*info.sprt);
-  for (const tournament::JournalGame& g : contents.games) tally.add(g);
-
-  // A journal's statistics are complete as far as they go: only an SPRT verdict decides the exit code.
-  tournament::Summary s;
-  s.info = info;
-  s.journal = source;
-  s.end = tournament::RunEnd::Completed;
-  if (info.sprt) {
-    const stats::SprtVerdict v = sprt_status(tally, *info.sprt).verdict;
-    s.exit_code = v == stats::SprtVerdict::AcceptH1 ? 0 : v == stats::SprtVerdict::AcceptH0 ? 1 : 2;
-    if (v != stats::SprtVerdict::Continue) s.end = tournament::RunEnd::SprtDecided;
-  }
-  if (json)
-    std::cout << tournament::summary_json(tally, s) << std::endl;
-  else
-    std::cout << tournament::summary_text(tally, s) << std::flush;
-  return s.exit_code;
-}
-
 int run_stats(const StatsOptions& o) {
-  tournament::JournalContents contents = read_games(o.journal);
+  tournament::JournalContents contents = tournament::read_games(o.journal);
   for (const std::string& w : contents.warnings) std::cerr << "warning: " << w << "\n";
-  return print_stats(contents, o.journal, o.sprt, o.json);
+  return tournament::print_journal_stats(contents, o.journal, o.sprt, o.json);
 }
 
 struct MergeOptions {
@@ -285,8 +195,10 @@ int run_merge(const MergeOptions& o) {
   {
     auto writer = tournament::JournalWriter::create(temp, header);
     if (!writer) throw config::ConfigError(writer.error());
+    writer->set_sync_each_line(false);  // one sync at the end: the segments still hold every game
     for (const std::string& line : merged->lines)
       if (auto w = writer->append(line); !w) throw config::ConfigError(w.error());
+    if (auto w = writer->sync(); !w) throw config::ConfigError(w.error());
   }
   fs::rename(temp, path, ec);
   if (ec) throw config::ConfigError(path + ": cannot replace it: " + ec.message());
@@ -302,7 +214,7 @@ int run_merge(const MergeOptions& o) {
             << torn << " torn last lines dropped\n";
   auto contents = tournament::read_journal(path);
   if (!contents) throw config::ConfigError(contents.error());
-  return print_stats(*contents, path, o.sprt, o.json);
+  return tournament::print_journal_stats(*contents, path, o.sprt, o.json);
 }
 
 }  // namespace
@@ -361,6 +273,22 @@ int main(int argc, char** argv) {
       ->expected(1, 5);
   merge->add_flag("--json", merge_options.json, "Summary as JSON");
 
+  config::CliOptions slurm_tournament;
+  cluster::SlurmCli slurm_options;
+  CLI::App* slurm = app.add_subcommand("slurm", "Run a tournament as a Slurm job array of shards, and follow it");
+  slurm_tournament.add_to(*slurm, std::nullopt);
+  slurm_options.add_to(*slurm);
+  slurm->footer(
+      "Every option of `run` is forwarded to the shards. Paths must be on a filesystem every node sees.\n"
+      "Examples:\n"
+      "  shogi-arena slurm --config /shared/sprt.yaml --out /shared/sprt-1 --shards 40 --time 4:00:00\n"
+      "  shogi-arena slurm --attach /shared/sprt-1\n"
+      "  shogi-arena slurm --cancel /shared/sprt-1");
+  cluster::CoordinateCli coordinate_options;
+  CLI::App* coordinate =
+      app.add_subcommand("coordinate", "The coordinator of a sharded run (started by `slurm` as a job of its own)");
+  coordinate_options.add_to(*coordinate);
+
   csa::CsaClientCli csa_options;
   CLI::App* csa = app.add_subcommand("csa", "Play on a CSA server (Floodgate, championships, shogi-arena serve)");
   csa_options.add_to(*csa);
@@ -388,6 +316,20 @@ int main(int argc, char** argv) {
   try {
     if (stats->parsed()) return run_stats(stats_options);
     if (merge->parsed()) return run_merge(merge_options);
+    if (slurm->parsed()) {
+      std::vector<std::string> args;
+      for (int i = 1; i < argc; ++i)
+        if (std::string_view(argv[i]) == "slurm") {
+          args.assign(argv + i + 1, argv + argc);
+          break;
+        }
+      install_signal_handlers();
+      return slurm_options.run(slurm_tournament, args, &g_stop);
+    }
+    if (coordinate->parsed()) {
+      install_signal_handlers();
+      return coordinate_options.run(&g_stop);
+    }
     if (csa->parsed()) {
       auto config = csa_options.build();
       if (!config) throw config::ConfigError(config.error());

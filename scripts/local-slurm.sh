@@ -28,7 +28,13 @@
 #                                on a 2-core machine four 1-CPU shards + a coordinator + a merge
 #                                job must all fit at once (the jobs share the real cores).
 #   SHOGI_ARENA_SLURM_TIMEOUT=60 seconds start waits for the node to become idle
+#   SHOGI_ARENA_SLURM_REQUEUE_DELAY=10  seconds (at least 5) before a requeued job may start again
+#                                (scontrol requeue); Slurm's default is 120. It is
+#                                AuthInfo=cred_expire, so it is also how long a job-launch
+#                                credential stays valid: keep it above a few seconds.
 #   SHOGI_ARENA_SLURM_PURGE=1    stop also deletes the runtime dir
+# A start that finds the cluster up changes nothing: to apply new knobs, stop and start.
+# "slurm ready" / "slurm stopped" go to stdout; every other message goes to stderr.
 #
 # Host name: with CommunicationParameters=NoInAddrAny,NoCtldInAddrAny (loopback only) every daemon
 # and srun binds to the address the host name resolves to. So the name must resolve to 127.0.0.1:
@@ -42,6 +48,7 @@ set -euo pipefail
 runtime_dir=${SHOGI_ARENA_SLURM_DIR:-/tmp/shogi-arena-slurm}
 cpus=${SHOGI_ARENA_SLURM_CPUS:-8}
 timeout_s=${SHOGI_ARENA_SLURM_TIMEOUT:-60}
+requeue_delay=${SHOGI_ARENA_SLURM_REQUEUE_DELAY:-10}
 conf=/etc/slurm/slurm.conf
 marker="# shogi-arena local-slurm.sh: generated file, rewritten on every cold start"
 ports=(6817 6818)
@@ -194,10 +201,6 @@ start_munge() {
 }
 
 write_conf() { # communication-parameters line
-  [[ $cpus =~ ^[1-9][0-9]*$ ]] || fail "SHOGI_ARENA_SLURM_CPUS must be a positive integer, not '$cpus'"
-  if [ -f "$conf" ] && ! grep -qxF "$marker" "$conf"; then
-    fail "$conf exists and was not written by this script; move it away to use local-slurm.sh"
-  fi
   local mem_mb margin
   mem_mb=$(awk '/^MemTotal:/ {print int($2 / 1024)}' /proc/meminfo)
   margin=$((mem_mb / 20 > 512 ? mem_mb / 20 : 512))
@@ -212,6 +215,8 @@ SlurmctldPort=${ports[0]}
 SlurmdPort=${ports[1]}
 $1
 AuthType=auth/munge
+# cred_expire + 1 s is also the delay before a requeued job may start again (default 120 s).
+AuthInfo=cred_expire=$requeue_delay
 SlurmUser=root
 SlurmdUser=root
 MpiDefault=none
@@ -227,6 +232,9 @@ ReturnToService=2
 JobRequeue=1
 MailProg=/bin/true
 MinJobAge=300
+# Main scheduling pass every second (default 60 s): a requeued job, or one whose begin time has
+# come, starts within a second instead of a minute. Cheap on a single node.
+SchedulerParameters=sched_interval=1
 KillWait=10
 MaxArraySize=10001
 MaxJobCount=50000
@@ -264,12 +272,19 @@ wait_until_idle() {
 
 cmd_start() {
   need_root start
-  [[ $timeout_s =~ ^[0-9]+$ ]] || fail "SHOGI_ARENA_SLURM_TIMEOUT must be a number of seconds"
+  [[ $cpus =~ ^[1-9][0-9]*$ ]] || fail "SHOGI_ARENA_SLURM_CPUS must be a positive integer, not '$cpus'"
+  [[ $timeout_s =~ ^[0-9]+$ ]] || fail "SHOGI_ARENA_SLURM_TIMEOUT must be a number of seconds, not '$timeout_s'"
+  if ! [[ $requeue_delay =~ ^[0-9]+$ ]] || [ "$requeue_delay" -lt 5 ]; then
+    fail "SHOGI_ARENA_SLURM_REQUEUE_DELAY must be a number of seconds >= 5, not '$requeue_delay'"
+  fi
   # Fast path: already up.
   if ours_alive "$runtime_dir/slurmctld.pid" slurmctld && ours_alive "$runtime_dir/slurmd.pid" slurmd &&
     usable_state "$(node_state)"; then
     echo "slurm ready"
     return 0
+  fi
+  if [ -f "$conf" ] && ! grep -qxF "$marker" "$conf"; then
+    fail "$conf exists and was not written by this script; move it away to use local-slurm.sh"
   fi
   mkdir -p "$runtime_dir"
   # Leftovers of an earlier start (ours only) go; they are restarted below.

@@ -248,7 +248,8 @@ JournalWriter::~JournalWriter() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-JournalWriter::JournalWriter(JournalWriter&& other) noexcept : fd_(other.fd_), path_(std::move(other.path_)) {
+JournalWriter::JournalWriter(JournalWriter&& other) noexcept
+    : fd_(other.fd_), path_(std::move(other.path_)), sync_each_line_(other.sync_each_line_) {
   other.fd_ = -1;
 }
 
@@ -257,6 +258,7 @@ JournalWriter& JournalWriter::operator=(JournalWriter&& other) noexcept {
     if (fd_ >= 0) ::close(fd_);
     fd_ = other.fd_;
     path_ = std::move(other.path_);
+    sync_each_line_ = other.sync_each_line_;
     other.fd_ = -1;
   }
   return *this;
@@ -305,6 +307,10 @@ std::expected<void, std::string> JournalWriter::append(std::string_view line) {
     }
     written += size_t(n);
   }
+  return sync_each_line_ ? sync() : std::expected<void, std::string>{};
+}
+
+std::expected<void, std::string> JournalWriter::sync() {
   while (::fdatasync(fd_) != 0) {
     if (errno == EINVAL) break;  // a file that cannot be synced (a pipe, /dev/stdout): nothing to wait for
     if (errno != EINTR) return sys_error("cannot sync the journal", path_);

@@ -1,0 +1,94 @@
+#include "process/command.h"
+
+// As in engine_process.cpp: Boost.Process v2 header-only with std::filesystem, and the includes 1.81 forgets.
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/readable_pipe.hpp>
+#include <boost/optional.hpp>
+#include <boost/process/v2/process.hpp>
+#include <boost/process/v2/stdio.hpp>
+#include <boost/type_traits/decay.hpp>
+#include <boost/type_traits/is_convertible.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace arena::process {
+
+namespace asio = boost::asio;
+namespace bp = boost::process::v2;
+
+namespace {
+
+// argv[0] on PATH, as execvp would find it ("" if nowhere). Boost.Process 1.81's environment header does not
+// compile with std::filesystem, so this is done by hand.
+std::filesystem::path find_on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    const size_t colon = dirs.find(':', start);
+    std::string dir = dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+    if (dir.empty()) dir = ".";
+    const std::filesystem::path candidate = std::filesystem::path(dir) / name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string CommandResult::describe(const std::string& program) const {
+  if (!started) return program + ": cannot run it: " + error;
+  if (timed_out) return program + ": no answer in time (killed)";
+  std::string first = err.empty() ? out : err;
+  if (size_t nl = first.find('\n'); nl != std::string::npos) first.resize(nl);
+  return program + ": exit " + std::to_string(exit_code) + (first.empty() ? "" : ": " + first);
+}
+
+CommandResult run_command(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) {
+  CommandResult r;
+  if (argv.empty()) {
+    r.error = "no command";
+    return r;
+  }
+  asio::io_context io;
+  asio::readable_pipe out(io), err(io);
+  boost::system::error_code ec;
+  std::filesystem::path exe = argv[0];
+  if (argv[0].find('/') == std::string::npos) {
+    exe = find_on_path(argv[0]);
+    if (exe.empty()) {
+      r.error = "not found on PATH";
+      return r;
+    }
+  }
+  std::vector<std::string> args(argv.begin() + 1, argv.end());
+  bp::process proc =
+      bp::default_process_launcher()(io.get_executor(), ec, exe, args, bp::process_stdio{nullptr, out, err});
+  if (ec) {
+    r.error = ec.message();
+    return r;
+  }
+  r.started = true;
+  int open = 2;
+  auto done = [&](const boost::system::error_code&, size_t) { --open; };
+  asio::async_read(out, asio::dynamic_buffer(r.out), done);
+  asio::async_read(err, asio::dynamic_buffer(r.err), done);
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (open > 0 && io.run_one_until(deadline) > 0) {
+  }
+  if (open > 0) {
+    r.timed_out = true;
+    proc.terminate(ec);
+  }
+  const int status = proc.wait(ec);
+  if (!r.timed_out) r.exit_code = ec ? -1 : status;
+  return r;
+}
+
+}  // namespace arena::process

@@ -1,0 +1,114 @@
+#include "tournament/journal_stats.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "tournament/segments.h"
+
+namespace arena::tournament {
+
+// The games of a journal file, of a sharded run's directory (its segments merged), or of a directory holding a
+// journal.jsonl.
+JournalContents read_games(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) {
+    auto contents = read_journal(path);
+    if (!contents) throw config::ConfigError(contents.error());
+    return std::move(*contents);
+  }
+  auto merged = read_segments(path, nullptr);
+  if (!merged) throw config::ConfigError(merged.error());
+  if (merged->segments.empty()) {
+    const std::string journal = (fs::path(path) / "journal.jsonl").string();
+    if (fs::exists(journal, ec)) return read_games(journal);
+    throw config::ConfigError(path + ": neither journal segments (segments/shard-*.jsonl) nor a journal.jsonl");
+  }
+  JournalContents c;
+  c.header = merged->header;
+  c.games = std::move(merged->games);
+  c.warnings = std::move(merged->warnings);
+  if (merged->duplicates > 0)
+    c.warnings.push_back(path + ": " + std::to_string(merged->duplicates) + " duplicate game lines left out");
+  return c;
+}
+
+stats::SprtConfig parse_sprt_args(const std::vector<std::string>& args, stats::SprtConfig s) {
+  for (const std::string& t : args) {
+    size_t eq = t.find('=');
+    const std::string key = t.substr(0, eq), value = eq == std::string::npos ? "" : t.substr(eq + 1);
+    double* field = key == "elo0"    ? &s.elo0
+                    : key == "elo1"  ? &s.elo1
+                    : key == "alpha" ? &s.alpha
+                    : key == "beta"  ? &s.beta
+                                     : nullptr;
+    if (key == "model" && (value == "normalized" || value == "logistic")) {
+      s.model = value == "logistic" ? stats::EloModel::Logistic : stats::EloModel::Normalized;
+      continue;
+    }
+    char* end = nullptr;
+    const double v = field ? std::strtod(value.c_str(), &end) : 0;
+    if (!field || value.empty() || *end != '\0')
+      throw config::ConfigError("--sprt: '" + t + "': expected elo0=, elo1=, alpha=, beta= numbers or model=");
+    *field = v;
+  }
+  if (auto ok = stats::validate(s); !ok) throw config::ConfigError("--sprt: " + ok.error());
+  return s;
+}
+
+JournalStandings standings_of(const JournalContents& contents, const std::optional<stats::SprtConfig>& sprt) {
+  ReportInfo info;
+  std::vector<std::string> names;
+  std::vector<Pairing> pairings;
+  int games_per_pair = 2;
+  if (const auto& h = contents.header) {
+    names = h->engines;
+    games_per_pair = h->games_per_pair;
+    info.total_games = h->games;
+    info.sprt = h->sprt;
+    if (h->type == "roundrobin") {
+      info.type = config::TournamentType::RoundRobin;
+      for (int i = 0; i < int(names.size()); ++i)
+        for (int j = i + 1; j < int(names.size()); ++j) pairings.push_back({i, j});
+    } else {
+      info.type = h->type == "sprt"   ? config::TournamentType::Sprt
+                  : h->type == "play" ? config::TournamentType::Play
+                                      : config::TournamentType::Gauntlet;
+      for (int j = 1; j < int(names.size()); ++j) pairings.push_back({0, j});
+    }
+  } else {
+    info.total_games = int64_t(contents.games.size());
+  }
+  if (sprt) info.sprt = sprt;
+  JournalStandings s{info, Tally(names, pairings, games_per_pair)};
+  if (info.sprt) s.tally.decide_sprt(*info.sprt);
+  for (const JournalGame& g : contents.games) s.tally.add(g);
+  return s;
+}
+
+int print_journal_stats(const JournalContents& contents, const std::string& source,
+                        const std::vector<std::string>& sprt_args, bool json) {
+  std::optional<stats::SprtConfig> sprt;
+  if (!sprt_args.empty())
+    sprt = parse_sprt_args(sprt_args,
+                           contents.header && contents.header->sprt ? *contents.header->sprt : stats::SprtConfig{});
+  JournalStandings st = standings_of(contents, sprt);
+  // A journal's statistics are complete as far as they go: only an SPRT verdict decides the exit code.
+  Summary s;
+  s.info = st.info;
+  s.journal = source;
+  s.end = RunEnd::Completed;
+  if (st.info.sprt) {
+    const stats::SprtVerdict v = sprt_status(st.tally, *st.info.sprt).verdict;
+    s.exit_code = v == stats::SprtVerdict::AcceptH1 ? 0 : v == stats::SprtVerdict::AcceptH0 ? 1 : 2;
+    if (v != stats::SprtVerdict::Continue) s.end = RunEnd::SprtDecided;
+  }
+  if (json)
+    std::cout << summary_json(st.tally, s) << std::endl;
+  else
+    std::cout << summary_text(st.tally, s) << std::flush;
+  return s.exit_code;
+}
+
+}  // namespace arena::tournament

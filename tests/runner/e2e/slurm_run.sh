@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# A tournament through a real Slurm (single node, started by scripts/local-slurm.sh): `shogi-arena slurm` submits
+# the shard array, the coordinator and the merge job, follows them, and prints the summary of the merged journal.
+# - Deterministic engines (seeded mocks whose move depends only on the position): the merged games equal a
+#   one-machine run's, game by game.
+# - Faults: one shard's runner is killed with kill -9 mid-run (the coordinator requeues its task) and another task
+#   is requeued with scontrol: every scheduled pair is still there exactly once.
+# - An SPRT stops the array early (STOP file, pending tasks cancelled) with the verdict of a local run at the same
+#   pair count.
+# Skipped (exit 77) where Slurm cannot be installed or started (not root, no package mirror).
+source "$(dirname "$0")/lib.sh"
+
+if [ "$(id -u)" != 0 ]; then
+  echo "SKIPPED: starting a local Slurm needs root"
+  exit 77
+fi
+if ! bash "$SOURCE_DIR/scripts/local-slurm.sh" start >"$TMP/slurm-start.log" 2>&1; then
+  echo "SKIPPED: no local Slurm: $(tail -1 "$TMP/slurm-start.log")"
+  exit 77
+fi
+
+# config FILE ROUNDS THINK_MS [B_BEHAVIOUR] [sprt]: a gauntlet (or SPRT) config of two seeded mocks.
+config() {
+  local file=$1 rounds=$2 think=$3 b_behavior=${4:-normal} type=${5:-gauntlet}
+  {
+    echo "tournament: $type"
+    echo "rounds: $rounds"
+    echo "engines:"
+    echo "  - {name: a, cmd: $MOCK, args: [--name, $TAG, --random, --seed, '31', --think-ms, '$think']}"
+    echo "  - {name: b, cmd: $MOCK, args: [--name, $TAG, --random, --seed, '32', --think-ms, '$think', --behavior, $b_behavior]}"
+    echo "each: {tc: 10+0.1}"
+    echo "openings: {file: $OPENINGS, order: random, seed: 9}"
+    echo "game: {max_plies: 80}"
+    echo "output: {kifu: none}"
+    [ "$type" = sprt ] && echo "sprt: {elo0: 0, elo1: 200, alpha: 0.05, beta: 0.05}"
+    true
+  } >"$file"
+}
+
+# keys JOURNAL: per game, the line of its last attempt (the one that counts; a pair broken by an engine that died
+# with a requeued task is replayed as a new attempt): number, players, result, termination and moves.
+keys() {
+  grep '^{"game":' "$1" |
+    sed -E 's/^\{"game":([0-9]+),.*"attempt":([0-9]+),.*"black":"([^"]*)","white":"([^"]*)".*"moves":(\[[^]]*\]).*"result":"([^"]*)","termination":"([^"]*)".*/\1 \2 \3 \4 \6 \7 \5/' |
+    sort -k1,1n -k2,2n | awk '{ last[$1] = $0 } END { for (g in last) print last[g] }' | cut -d' ' -f1,3- | sort -n
+}
+
+# check_pairs_once JOURNAL N: no (game, attempt) twice, the games 0..N-1 all there, and the statistics count N.
+check_pairs_once() {
+  local dups
+  dups=$(grep -o '^{"game":[0-9]*,"pair":[0-9]*,"game_in_pair":[0-9],"round":[0-9]*,"attempt":[0-9]*' "$1" |
+    sed -E 's/.*"game":([0-9]+),.*"attempt":([0-9]+)/\1 \2/' | sort | uniq -d | head -3 | tr '\n' ' ')
+  [ -z "$dups" ] || fail "(game, attempt) journaled twice: $dups"
+  [ "$(keys "$1" | wc -l)" = "$2" ] || fail "expected $2 games, found $(keys "$1" | wc -l)"
+  "$ARENA" stats "$1" | grep -q "Games scored $2 of $2" || fail "the statistics do not count $2 games"
+}
+
+# 1. A small run: the same games as on one machine.
+config "$TMP/small.yaml" 8 2
+"$ARENA" run --config "$TMP/small.yaml" --out "$TMP/local" --concurrency 2 --quiet >/dev/null ||
+  fail "the local run failed"
+start=$(date +%s.%N)
+"$ARENA" slurm --config "$TMP/small.yaml" --out "$TMP/small" --shards 4 --poll 1 --status-interval 1 \
+  >"$TMP/small.log" 2>&1 || fail "slurm run failed: $(tail -5 "$TMP/small.log")"
+small_s=$(echo "$(date +%s.%N) - $start" | bc)
+grep -q "Submitted: shards [0-9]*_\[0-3\]" "$TMP/small.log" || fail "no submission line: $(head -3 "$TMP/small.log")"
+[ "$(ls "$TMP"/small/segments/shard-*-of-4.*.jsonl | wc -l)" = 4 ] || fail "expected 4 segments"
+check_pairs_once "$TMP/small/journal.jsonl" 16
+diff <(keys "$TMP/local/journal.jsonl") <(keys "$TMP/small/journal.jsonl") >"$TMP/diff" ||
+  fail "the Slurm run's games differ from the local run's: $(head -c 400 "$TMP/diff")"
+grep -q "Games scored 16 of 16" "$TMP/small.log" || fail "no final summary: $(tail -5 "$TMP/small.log")"
+pass "4 shards through Slurm in ${small_s} s: the same 16 games as the local run"
+
+# 2. Faults: kill -9 of one shard's runner, scontrol requeue of another task.
+config "$TMP/faults.yaml" 24 15
+"$ARENA" run --config "$TMP/faults.yaml" --out "$TMP/faults-local" --concurrency 2 --quiet >/dev/null ||
+  fail "the local faults run failed"
+"$ARENA" slurm --config "$TMP/faults.yaml" --out "$TMP/faults" --shards 4 --poll 1 --quiet \
+  >"$TMP/faults.log" 2>&1 &
+follower=$!
+# Wait until every shard has journaled a game.
+for _ in $(seq 600); do
+  n=0
+  for i in 0 1 2 3; do
+    seg=$(ls "$TMP"/faults/segments/shard-$i-of-4.*.jsonl 2>/dev/null | head -1 || true)
+    [ -n "$seg" ] && [ "$(game_lines "$seg")" -ge 1 ] && n=$((n + 1))
+  done
+  [ $n = 4 ] && break
+  sleep 0.1
+done
+[ $n = 4 ] || fail "the shards did not all start: $(cat "$TMP/faults.log")"
+array=$(sed -n 's/^array=//p' "$TMP/faults/slurm/jobs.txt")
+victim=$(pgrep -f -- "run --config $TMP/faults.yaml --shard auto .*--out $TMP/faults\$" | head -1)
+[ -n "$victim" ] || fail "no shard runner process found"
+kill -9 "$victim"
+scontrol requeue "${array}_2" || fail "scontrol requeue ${array}_2 failed"
+wait $follower || fail "the followed faults run failed: $(tail -5 "$TMP/faults.log")"
+grep -q "requeued" "$TMP/faults/slurm/coordinator.out" ||
+  fail "the coordinator did not requeue the killed shard: $(cat "$TMP/faults/slurm/coordinator.out")"
+check_pairs_once "$TMP/faults/journal.jsonl" 48
+diff <(keys "$TMP/faults-local/journal.jsonl") <(keys "$TMP/faults/journal.jsonl") >"$TMP/diff" ||
+  fail "after the faults the games differ from the local run: $(head -c 400 "$TMP/diff")"
+segments=$(ls "$TMP"/faults/segments/*.jsonl | wc -l)
+[ "$segments" -ge 6 ] || fail "expected at least 6 segments (2 restarted shards), found $segments"
+pass "kill -9 of a shard runner (requeued by the coordinator) and scontrol requeue of another: 48 games, each once, the same as local ($segments segments)"
+check_no_engines_left 1
+
+# 3. An SPRT that decides early: engine b resigns at its first move. The local run and the cluster decide on the
+# same complete prefix of pairs.
+config "$TMP/sprt.yaml" 400 40 resign sprt
+code=0
+"$ARENA" run --config "$TMP/sprt.yaml" --out "$TMP/sprt-local" --concurrency 2 --json >"$TMP/sprt-local.json" \
+  2>/dev/null || code=$?
+[ "$code" = 0 ] || fail "the local SPRT did not accept H1 (exit $code)"
+local_pairs=$(json_int "$TMP/sprt-local.json" prefix_pairs)
+code=0
+"$ARENA" slurm --config "$TMP/sprt.yaml" --out "$TMP/sprt" --shards 4 --poll 1 --grace 2 --json \
+  >"$TMP/sprt.json" 2>"$TMP/sprt.log" || code=$?
+[ "$code" = 0 ] || fail "the Slurm SPRT exited $code: $(tail -5 "$TMP/sprt.log")"
+[ -f "$TMP/sprt/STOP" ] || fail "no STOP file"
+cluster_pairs=$(json_int "$TMP/sprt.json" prefix_pairs)
+[ "$cluster_pairs" = "$local_pairs" ] ||
+  fail "the cluster decided on $cluster_pairs pairs, the local run on $local_pairs"
+grep -q '"verdict":"H1"' "$TMP/sprt/STOP" || fail "STOP: $(cat "$TMP/sprt/STOP")"
+played=$(game_lines "$TMP/sprt/journal.jsonl")
+[ "$played" -lt 800 ] || fail "the array was not stopped early: $played games of 800"
+decided=$(grep -m1 "SPRT decided" "$TMP/sprt/slurm/coordinator.out" | cut -c1-19)
+over=$(grep -m1 "the shards are over" "$TMP/sprt/slurm/coordinator.out" | cut -c1-19)
+stop_s=$(($(date -d "$over" +%s) - $(date -d "$decided" +%s)))
+pass "SPRT through Slurm: H1 on the first $cluster_pairs pairs as locally; $played of 800 games played; ${stop_s} s from the decision to the last shard gone"
+check_no_engines_left 1
