@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <thread>
 
@@ -57,11 +58,25 @@ EngineSettings merge(const EngineSettings& base, const EngineSettings& over) {
   return r;
 }
 
+std::optional<int> cpus_of_cpu_max(std::string_view text) {
+  long long quota = 0, period = 0;
+  if (std::sscanf(std::string(text).c_str(), "%lld %lld", &quota, &period) != 2 || quota <= 0 || period <= 0)
+    return std::nullopt;  // "max 100000": no limit
+  return int(std::clamp<long long>((quota + period - 1) / period, 1, 1 << 20));
+}
+
 int default_concurrency() {
   int n = int(std::thread::hardware_concurrency());
   cpu_set_t mask;
   CPU_ZERO(&mask);
   if (::sched_getaffinity(0, sizeof mask, &mask) == 0 && CPU_COUNT(&mask) > 0) n = CPU_COUNT(&mask);
+  // A container's CPU limit is a quota, not a mask.
+  if (std::FILE* f = std::fopen("/sys/fs/cgroup/cpu.max", "r")) {
+    char text[64] = {};
+    const size_t got = std::fread(text, 1, sizeof text - 1, f);
+    std::fclose(f);
+    if (auto cpus = cpus_of_cpu_max(std::string_view(text, got))) n = std::min(n, *cpus);
+  }
   if (const char* slurm = std::getenv("SLURM_CPUS_PER_TASK")) {
     char* end = nullptr;
     const long cpus = std::strtol(slurm, &end, 10);

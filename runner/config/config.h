@@ -13,6 +13,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -120,9 +121,11 @@ struct Config {
 };
 
 // The CPUs this process may use (at least 1): the default concurrency. It is the affinity mask's count (what
-// taskset, a cgroup cpuset or a Slurm task gives), capped by SLURM_CPUS_PER_TASK where that is set, so that a
-// runner inside a job does not oversubscribe the CPUs it was given.
+// taskset, a cgroup cpuset or a Slurm task gives), capped by a cgroup v2 CPU quota (a container's CPU limit) and
+// by SLURM_CPUS_PER_TASK where they are set, so that a runner inside a job does not oversubscribe its CPUs.
 int default_concurrency();
+// The whole CPUs of a cgroup v2 `cpu.max` ("<quota> <period>", rounded up); nullopt for "max <period>" (no limit).
+std::optional<int> cpus_of_cpu_max(std::string_view text);
 
 // A warning when more games run at once than the machine has hardware threads (one engine thinks at a time in a
 // game): engines then think on a fraction of a core, and every stall of an overloaded machine is charged to some

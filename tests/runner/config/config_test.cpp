@@ -397,6 +397,12 @@ TEST_CASE("the default concurrency is the CPUs given to the runner, not the mach
   CHECK(default_concurrency() == 1);
   REQUIRE(::sched_setaffinity(0, sizeof saved, &saved) == 0);
   CHECK(default_concurrency() == all);
+  // A container's CPU limit (cgroup v2 cpu.max).
+  CHECK(cpus_of_cpu_max("200000 100000\n") == 2);
+  CHECK(cpus_of_cpu_max("150000 100000") == 2);
+  CHECK(cpus_of_cpu_max("50000 100000") == 1);
+  CHECK_FALSE(cpus_of_cpu_max("max 100000\n"));
+  CHECK_FALSE(cpus_of_cpu_max(""));
 }
 
 TEST_CASE("defaults") {
