@@ -346,3 +346,29 @@ TEST_CASE("an engine that cannot start") {
     CHECK(std::get<2>(lines[1]));  // the failed restart
   }
 }
+
+TEST_CASE("an engine that dies just before the runner's stop signal died with the job: not a crash") {
+  // scancel, a Slurm requeue or a time limit signal every process of the job at once: the engine may go first.
+  shogi::Position::init();
+  TempDir dir("jobkill");
+  Observer quiet;
+  Script s(2);
+  std::atomic<bool> stop{false};
+  std::thread signaller;
+  s.crash = [&](int call) {
+    if (call != 3) return false;
+    signaller = std::thread([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      stop = true;
+    });
+    return true;
+  };
+  config::Config c = make_config(config::TournamentType::Gauntlet, 2, 4, 1, dir.path / "j");
+  Run r = run(c, s, quiet, &stop);
+  signaller.join();
+  CHECK(r.result.end == RunEnd::Interrupted);
+  auto journal = read_journal(c.output.journal);
+  REQUIRE(journal);
+  CHECK(journal->games.size() == 2);  // the two games before; the third is not journaled
+  for (const JournalGame& g : journal->games) CHECK(g.termination != Termination::Disconnect);
+}
