@@ -17,6 +17,7 @@
 // stop was requested), 1 gave up (server unreachable, login refused, engine broken), 2 bad configuration.
 // `serve`: 0 after Ctrl-C, 1 when it cannot listen, 2 bad configuration.
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -87,8 +88,25 @@ int run_tournament(const config::CliOptions& options) {
   config::Config c = options.build();
   std::vector<tournament::Opening> openings = openings_of(c);
 
+  std::optional<tournament::Shard> shard;
+  if (!c.shard.empty()) {
+    if (c.type == config::TournamentType::Play) throw config::ConfigError("--shard: a single game has no shards");
+    auto parsed = tournament::parse_shard(c.shard);
+    if (!parsed) throw config::ConfigError(parsed.error());
+    shard = *parsed;
+  }
   tournament::EngineLogs logs;
-  if (c.output.engine_logs || c.output.io_logs) logs.dir = c.output.dir + "/logs";
+  if (c.output.engine_logs || c.output.io_logs) {
+    logs.dir = c.output.dir + "/logs";
+    // Shards share OUT from many nodes: each process logs into a folder of its own (appends from several NFS
+    // clients to one file interleave).
+    if (shard)
+      logs.dir += "/shard-" + std::to_string(shard->index) + "-of-" + std::to_string(shard->count) + "." +
+                  tournament::host_name() + "." + std::to_string(::getpid());
+    std::error_code ec;
+    std::filesystem::create_directories(logs.dir, ec);
+    if (ec) throw config::ConfigError(logs.dir + ": cannot create the folder: " + ec.message());
+  }
   logs.stderr_log = c.output.engine_logs;
   logs.io_log = c.output.io_logs;
   tournament::EngineFactory engines;
@@ -98,13 +116,6 @@ int run_tournament(const config::CliOptions& options) {
     engines = std::move(*relay);
   } else {
     engines = tournament::make_usi_engines(c.engines, c.game, logs);
-  }
-  std::optional<tournament::Shard> shard;
-  if (!c.shard.empty()) {
-    if (c.type == config::TournamentType::Play) throw config::ConfigError("--shard: a single game has no shards");
-    auto parsed = tournament::parse_shard(c.shard);
-    if (!parsed) throw config::ConfigError(parsed.error());
-    shard = *parsed;
   }
   tournament::Tournament t(c, std::move(openings), std::move(engines), shard);
 
@@ -191,9 +202,10 @@ int run_merge(const MergeOptions& o) {
   }
   tournament::JournalHeader header = *merged->header;
   header.merged_segments = int64_t(merged->segments.size());
-  const std::string temp = path + ".merging";
+  // A name of this process's own, created exclusively: two merges at once never write into one file.
+  const std::string temp = path + ".merging." + std::to_string(::getpid());
   {
-    auto writer = tournament::JournalWriter::create(temp, header);
+    auto writer = tournament::JournalWriter::create(temp, header, true);
     if (!writer) throw config::ConfigError(writer.error());
     writer->set_sync_each_line(false);  // one sync at the end: the segments still hold every game
     for (const std::string& line : merged->lines)
@@ -202,6 +214,7 @@ int run_merge(const MergeOptions& o) {
   }
   fs::rename(temp, path, ec);
   if (ec) throw config::ConfigError(path + ": cannot replace it: " + ec.message());
+  if (int d = ::open(o.out.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); d >= 0) ::fsync(d), ::close(d);
   std::set<std::pair<int, int>> shards;
   int64_t torn = 0;
   for (const tournament::SegmentFile& f : merged->segments) {

@@ -47,10 +47,12 @@ std::optional<Jobs> read_jobs(const std::string& out) {
   return j;
 }
 
-bool job_active(const std::string& id) {
+// Whether a job still has a task that may run. An error (the controller unreachable) is an error value: the
+// caller decides how long to tolerate it.
+std::expected<bool, std::string> job_active(const std::string& id) {
   if (id.empty()) return false;
   auto tasks = job_tasks(id);
-  if (!tasks) return true;  // cannot tell: assume it is
+  if (!tasks) return std::unexpected(tasks.error());
   for (const TaskState& t : *tasks)
     if (!t.finished()) return true;
   return false;
@@ -87,6 +89,7 @@ int follow(const std::string& out, const Jobs& jobs, const config::Config& c, co
   std::optional<tournament::ConsoleReporter> reporter;
   std::streamoff coordinator_seen = 0;
   auto last_status = std::chrono::steady_clock::now() - std::chrono::hours(1);
+  int query_errors = 0;
   std::string last_shards;
   for (;;) {
     if (stop && stop->load()) {
@@ -104,7 +107,17 @@ int follow(const std::string& out, const Jobs& jobs, const config::Config& c, co
         if (!c.quiet) std::fprintf(status_out, "%scoordinator: %s\n", terminal ? "\r\033[K" : "", line.c_str());
       }
     }
-    const bool merge_over = !job_active(jobs.merge);
+    auto active = job_active(jobs.merge);
+    if (!active) {
+      // The controller may be restarting: give it a while, then say what is wrong.
+      if (++query_errors >= 120)
+        throw config::ConfigError("cannot follow the run: " + active.error() + " (re-attach with --attach " + out +
+                                  " once Slurm answers)");
+      std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+      continue;
+    }
+    query_errors = 0;
+    const bool merge_over = !*active;
     const auto now = std::chrono::steady_clock::now();
     if (!c.quiet && (merge_over || now - last_status >= std::chrono::seconds(terminal ? 1 : c.status_interval_s))) {
       last_status = now;
@@ -140,7 +153,19 @@ int follow(const std::string& out, const Jobs& jobs, const config::Config& c, co
   if (!contents || !contents->header || contents->header->merged_segments == 0)
     throw config::ConfigError("the merge job did not write " + journal + " (see " +
                               (fs::path(out) / "slurm" / "merge.out").string() + ")");
-  return tournament::print_journal_stats(*contents, journal, {}, c.json);
+  const int code = tournament::print_journal_stats(*contents, journal, {}, c.json);
+  // A run with missing pairs is not done, whatever its games say (an SPRT that decided stopped early on purpose).
+  tournament::JournalStandings st = tournament::standings_of(*contents);
+  const bool decided = st.info.sprt && st.tally.sprt_decided();
+  const int64_t pairs = contents->header->games / std::max(1, contents->header->games_per_pair);
+  auto merged = tournament::read_segments(out, nullptr);
+  if (!decided && merged && merged->complete_pairs < pairs) {
+    std::cerr << "shogi-arena: the run is incomplete: " << merged->complete_pairs << " of " << pairs
+              << " pairs complete (see " << (fs::path(out) / "slurm" / "coordinator.out").string()
+              << "); submit it again with the same command to play the rest" << std::endl;
+    return 2;
+  }
+  return code;
 }
 
 }  // namespace
@@ -208,7 +233,7 @@ int SlurmCli::run(const config::CliOptions& tournament, const std::vector<std::s
   const std::string out = fs::absolute(c.output.dir).lexically_normal().string();
   if (auto old = read_jobs(out))
     for (const std::string& id : {old->array, old->coordinator, old->merge})
-      if (job_active(id))
+      if (auto active = job_active(id); !active || *active)
         throw config::ConfigError(out + ": a run submitted there is still in Slurm (job " + id +
                                   "); follow it with --attach " + out + ", cancel it with --cancel " + out +
                                   ", or use another --out");
@@ -235,13 +260,17 @@ int SlurmCli::run(const config::CliOptions& tournament, const std::vector<std::s
   write_file(dir / "merge.sbatch", scripts.merge, true);
   if (dry_run_) {
     std::cout << "Wrote " << (dir / "shards.sbatch").string() << ", coordinator.sbatch and merge.sbatch. Would run:\n"
-              << "  sbatch --parsable " << (dir / "shards.sbatch").string() << "                 -> ARRAY\n"
+              << "  sbatch --parsable --hold " << (dir / "shards.sbatch").string() << "          -> ARRAY\n"
               << "  sbatch --parsable " << (dir / "coordinator.sbatch").string() << " ARRAY     -> COORD\n"
               << "  sbatch --parsable --dependency=afterany:ARRAY:COORD " << (dir / "merge.sbatch").string() << "\n";
     return 0;
   }
-  auto array = sbatch((dir / "shards.sbatch").string(), {});
-  if (!array) throw config::ConfigError(array.error());
+  // The array is held until the coordinator is queued: on a busy cluster the coordinator must not wait behind it.
+  auto array = sbatch((dir / "shards.sbatch").string(), {"--hold"});
+  if (!array)
+    throw config::ConfigError(array.error() + (array.error().find("no answer in time") != std::string::npos
+                                                   ? " (a job may have been submitted all the same: check squeue)"
+                                                   : ""));
   auto coordinator = sbatch((dir / "coordinator.sbatch").string(), {}, {*array});
   if (!coordinator) {
     (void)scancel(*array);
@@ -254,6 +283,10 @@ int SlurmCli::run(const config::CliOptions& tournament, const std::vector<std::s
     throw config::ConfigError(merge.error() + " (the other jobs were cancelled)");
   }
   write_file(dir / "jobs.txt", "array=" + *array + "\ncoordinator=" + *coordinator + "\nmerge=" + *merge + "\n", false);
+  if (auto r = release(*array); !r)
+    throw config::ConfigError(r.error() + " (the shards' job " + *array +
+                              " is held: release it with scontrol release " + *array +
+                              ", or cancel the run with --cancel " + out + ")");
   std::fprintf(c.json ? stderr : stdout, "Submitted: shards %s_[0-%d], coordinator %s, merge %s; output %s\n",
                array->c_str(), shards_ - 1, coordinator->c_str(), merge->c_str(), out.c_str());
   return follow(out, Jobs{*array, *coordinator, *merge}, c, stop);

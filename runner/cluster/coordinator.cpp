@@ -5,6 +5,7 @@
 #include <fstream>
 #include <thread>
 
+#include "tournament/journal.h"
 #include "tournament/segments.h"
 #include "tournament/tally.h"
 
@@ -25,6 +26,26 @@ bool write_stop(const std::string& out_dir, const std::string& text) {
   std::error_code ec;
   fs::rename(temp, path, ec);
   return !ec;
+}
+
+// The lines of pairs 0..pairs-1 as the merge reads them now, into OUT/sprt-decision.jsonl (segments.h).
+std::expected<void, std::string> write_decision(const std::string& out_dir, int64_t pairs) {
+  auto merged = tournament::read_segments(out_dir, nullptr, true);
+  if (!merged) return std::unexpected(merged.error());
+  const std::string path = tournament::decision_path(out_dir), temp = path + ".tmp";
+  {
+    auto w = tournament::JournalWriter::create(temp, *merged->header);
+    if (!w) return std::unexpected(w.error());
+    w->set_sync_each_line(false);
+    for (size_t i = 0; i < merged->games.size(); ++i)
+      if (merged->games[i].pair < pairs)
+        if (auto a = w->append(merged->lines[i]); !a) return std::unexpected(a.error());
+    if (auto a = w->sync(); !a) return std::unexpected(a.error());
+  }
+  std::error_code ec;
+  fs::rename(temp, path, ec);
+  if (ec) return std::unexpected(path + ": cannot write it: " + ec.message());
+  return {};
 }
 
 }  // namespace
@@ -48,6 +69,7 @@ std::expected<void, std::string> coordinate_once(const std::string& out_dir, Sch
     for (const tournament::JournalGame& g : merged->games) tally.add(g);
     if (tally.sprt_decided()) {
       const tournament::SprtStatus s = tournament::sprt_status(tally, *h.sprt);
+      if (auto w = write_decision(out_dir, tally.prefix_pairs()); !w) return std::unexpected(w.error());
       state.verdict = s.verdict;
       state.decided_pairs = tally.prefix_pairs();
       state.llr = s.llr;
@@ -61,10 +83,13 @@ std::expected<void, std::string> coordinate_once(const std::string& out_dir, Sch
           " pairs: " + std::string(stats::to_string(s.verdict)) + "; wrote " + stop_file(out_dir));
     }
   }
-  if (state.stop_written && !state.cancelled_pending) {
-    if (auto c = scheduler.cancel(true); !c) log("warning: " + c.error());
+  bool pending = false;
+  for (const TaskState& t : *tasks) pending = pending || t.state == "PENDING";
+  if (state.stop_written && (!state.cancelled_pending || pending)) {
+    // Again whenever a task is pending: Slurm may requeue one by itself (a node failure) after STOP.
+    if (auto c = scheduler.cancel(true); !c && !state.cancelled_pending) log("warning: " + c.error());
+    if (!state.cancelled_pending) log("cancelled the pending shards");
     state.cancelled_pending = true;
-    log("cancelled the pending shards");
   }
   if (state.stop_written && !state.cancelled_running &&
       std::chrono::steady_clock::now() - *state.stop_written >= options.grace) {
@@ -77,6 +102,10 @@ std::expected<void, std::string> coordinate_once(const std::string& out_dir, Sch
   for (const TaskState& t : *tasks) {
     if (t.failed() && !state.stop_written) {
       int& n = state.requeues[t.task];
+      if (t.restarts < n) {  // our last requeue has not shown yet
+        over = false;
+        continue;
+      }
       if (n < options.max_requeues) {
         ++n;
         if (auto r = scheduler.requeue(t); r)
@@ -87,6 +116,9 @@ std::expected<void, std::string> coordinate_once(const std::string& out_dir, Sch
         over = false;
         continue;
       }
+      if (state.abandoned.insert(t.task).second)
+        log("shard task " + t.job_id + " ended " + t.state + " (exit " + t.exit_code + ") after " + std::to_string(n) +
+            " requeues: given up; its pairs are missing from the run");
     }
     if (!t.finished()) over = false;
   }
@@ -112,9 +144,11 @@ int coordinate(const std::string& out_dir, Scheduler& scheduler, const Coordinat
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
   }
+  if (state.verdict)
+    return *state.verdict == stats::SprtVerdict::AcceptH1 ? 0 : *state.verdict == stats::SprtVerdict::AcceptH0 ? 1 : 2;
+  if (!state.abandoned.empty()) return 2;  // pairs are missing
   if (!state.sprt) return 0;
-  if (!state.verdict) return 2;  // every pair played and still undecided: inconclusive, as a local run
-  return *state.verdict == stats::SprtVerdict::AcceptH1 ? 0 : *state.verdict == stats::SprtVerdict::AcceptH0 ? 1 : 2;
+  return 2;  // every pair played and still undecided: inconclusive, as a local run
 }
 
 }  // namespace arena::cluster

@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,7 @@ struct CoordinatorState {
   std::optional<std::chrono::steady_clock::time_point> stop_written;
   bool cancelled_pending = false, cancelled_running = false;
   std::map<int, int> requeues;  // per task
+  std::set<int> abandoned;      // tasks that failed after their last requeue
   bool array_over = false;
 };
 
@@ -67,7 +69,7 @@ std::expected<void, std::string> coordinate_once(const std::string& out_dir, Sch
                                                  const std::function<void(const std::string&)>& log);
 
 // Looks until the array is over (or `stop` is set). Exit code: as a local run's (0 H1 or completed, 1 H0,
-// 2 inconclusive or an error).
+// 2 inconclusive, an error, or a shard given up after its requeues).
 int coordinate(const std::string& out_dir, Scheduler& scheduler, const CoordinatorOptions& options,
                const std::atomic<bool>* stop, const std::function<void(const std::string&)>& log);
 

@@ -11,14 +11,16 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// `with_time`: the shards' time limit. The coordinator and the merge job get none: the coordinator must outlive
+// every wave of shards and every requeue, and a time limit would end it in the middle of the run.
 std::string sbatch_header(const SlurmSettings& s, const std::string& name, const std::string& log,
-                          const std::string& workdir) {
+                          const std::string& workdir, bool with_time) {
   std::string h = "#!/bin/bash\n";
   h += "#SBATCH --job-name=" + shell_quote(name) + "\n";
   h += "#SBATCH --output=" + shell_quote(log) + "\n";
   h += "#SBATCH --chdir=" + shell_quote(workdir) + "\n";
   h += "#SBATCH --open-mode=append\n";  // a requeued task would otherwise truncate its log
-  if (!s.time.empty()) h += "#SBATCH --time=" + s.time + "\n";
+  if (with_time && !s.time.empty()) h += "#SBATCH --time=" + s.time + "\n";
   if (!s.partition.empty()) h += "#SBATCH --partition=" + s.partition + "\n";
   for (const std::string& a : s.sbatch_args) h += "#SBATCH " + a + "\n";
   return h;
@@ -74,7 +76,7 @@ BatchScripts batch_scripts(const SlurmSettings& s, const std::string& arena, con
   run.insert(run.end(), run_args.begin(), run_args.end());
   for (const char* a : {"--shard", "auto", "--resume", "--quiet", "--out"}) run.emplace_back(a);
   run.push_back(out_dir);
-  b.shards = sbatch_header(s, s.job_name + "-shards", dir + "/shard-%a.out", workdir);
+  b.shards = sbatch_header(s, s.job_name + "-shards", dir + "/shard-%a.out", workdir, true);
   b.shards += "#SBATCH --array=0-" + std::to_string(s.shards - 1) + "\n";
   b.shards += "#SBATCH --cpus-per-task=" + std::to_string(s.cpus_per_shard) + "\n";
   b.shards += "#SBATCH --ntasks=1\n";
@@ -84,7 +86,7 @@ BatchScripts batch_scripts(const SlurmSettings& s, const std::string& arena, con
   b.shards += "# One shard of the run " + out_dir + " (shogi-arena slurm wrote this file).\n";
   b.shards += "exec " + command_line(run) + "\n";
 
-  b.coordinator = sbatch_header(s, s.job_name + "-coordinator", dir + "/coordinator.out", workdir);
+  b.coordinator = sbatch_header(s, s.job_name + "-coordinator", dir + "/coordinator.out", workdir, false);
   b.coordinator += "#SBATCH --cpus-per-task=1\n#SBATCH --ntasks=1\n";
   b.coordinator +=
       "# Watches the shards of " + out_dir + ": the SPRT, the STOP file, requeues. $1: the array's job id.\n";
@@ -93,7 +95,7 @@ BatchScripts batch_scripts(const SlurmSettings& s, const std::string& arena, con
                                  std::to_string(s.poll_s), "--array-job"}) +
                    " \"$1\"\n";
 
-  b.merge = sbatch_header(s, s.job_name + "-merge", dir + "/merge.out", workdir);
+  b.merge = sbatch_header(s, s.job_name + "-merge", dir + "/merge.out", workdir, false);
   b.merge += "#SBATCH --cpus-per-task=1\n#SBATCH --ntasks=1\n";
   b.merge += "# Merges the segments of " + out_dir + " once the array is over (submitted with afterany).\n";
   b.merge +=
@@ -102,9 +104,8 @@ BatchScripts batch_scripts(const SlurmSettings& s, const std::string& arena, con
 }
 
 bool TaskState::finished() const {
-  return state != "PENDING" && state != "RUNNING" && state != "REQUEUED" && state != "CONFIGURING" &&
-         state != "COMPLETING" && state != "SUSPENDED" && state != "RESIZING" && state != "REQUEUE_HOLD" &&
-         state != "REQUEUE_FED" && state != "SIGNALING" && state != "STAGE_OUT";
+  // The terminal states; any other (PENDING, RUNNING, COMPLETING, REQUEUED, SUSPENDED, STOPPED, ...) may still run.
+  return state == "COMPLETED" || state == "CANCELLED" || failed() || state == "REVOKED" || state == "SPECIAL_EXIT";
 }
 
 bool TaskState::failed() const {
@@ -114,6 +115,7 @@ bool TaskState::failed() const {
 
 std::vector<int> parse_task_ranges(const std::string& text) {
   std::vector<int> out;
+  if (text.find(':') != std::string::npos) return out;  // a stepped range ("0-15:2"): not ours to expand
   std::string list = text.substr(0, text.find('%'));
   size_t start = 0;
   while (start <= list.size()) {
@@ -148,7 +150,15 @@ std::vector<TaskState> parse_scontrol_jobs(const std::string& text) {
       out.push_back(t);
       continue;
     }
-    for (int id : parse_task_ranges(task)) {
+    const std::vector<int> ids = parse_task_ranges(task);
+    if (ids.empty()) {
+      // Not a task list: 4294967294 (NO_VAL), the one record Slurm keeps for the tasks `scancel --state=PENDING`
+      // cancelled, or a form we do not know. Kept as a record of the array, so that its state still counts.
+      t.job_id = field(line, "JobId");
+      out.push_back(t);
+      continue;
+    }
+    for (int id : ids) {
       TaskState one = t;
       one.task = id;
       one.job_id = array + "_" + std::to_string(id);
@@ -192,6 +202,12 @@ std::expected<void, std::string> scancel(const std::string& job_id, bool pending
 std::expected<void, std::string> requeue(const std::string& job_id) {
   process::CommandResult r = process::run_command({"scontrol", "requeue", job_id}, 30s);
   if (!r.ok()) return std::unexpected(r.describe("scontrol requeue " + job_id));
+  return {};
+}
+
+std::expected<void, std::string> release(const std::string& job_id) {
+  process::CommandResult r = process::run_command({"scontrol", "release", job_id}, 30s);
+  if (!r.ok()) return std::unexpected(r.describe("scontrol release " + job_id));
   return {};
 }
 

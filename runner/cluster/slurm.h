@@ -42,14 +42,15 @@ BatchScripts batch_scripts(const SlurmSettings& settings, const std::string& are
 std::string shell_quote(const std::string& text);
 
 // One task of an array, from `scontrol -o show job`. Pending tasks that Slurm keeps as one record ("4-7") are
-// expanded, one TaskState each.
+// expanded, one TaskState each; a record whose ArrayTaskId is not a list (NO_VAL after `scancel --state=PENDING`)
+// is kept with task -1.
 struct TaskState {
   int task = -1;          // ArrayTaskId
   std::string job_id;     // "123_4" (what scontrol requeue and scancel take)
   std::string state;      // JobState: PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, TIMEOUT, NODE_FAIL, ...
   std::string exit_code;  // "0:0" (code:signal)
   int restarts = 0;
-  bool finished() const;  // no longer pending, running, requeued or completing
+  bool finished() const;  // in a terminal state (COMPLETED, CANCELLED, FAILED, TIMEOUT, ...)
   bool failed() const;    // ended without completing and without being cancelled: worth a requeue
 };
 // Parses `scontrol -o show job` output (one job per line, Key=Value fields).
@@ -65,5 +66,7 @@ std::expected<std::string, std::string> sbatch(const std::string& script, const 
 std::expected<std::vector<TaskState>, std::string> job_tasks(const std::string& job_id);
 std::expected<void, std::string> scancel(const std::string& job_id, bool pending_only = false);
 std::expected<void, std::string> requeue(const std::string& job_id);
+// Releases a job submitted with --hold.
+std::expected<void, std::string> release(const std::string& job_id);
 
 }  // namespace arena::cluster

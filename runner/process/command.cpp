@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <thread>
 
 namespace arena::process {
 
@@ -82,12 +83,20 @@ CommandResult run_command(const std::vector<std::string>& argv, std::chrono::mil
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (open > 0 && io.run_one_until(deadline) > 0) {
   }
-  if (open > 0) {
-    r.timed_out = true;
-    proc.terminate(ec);
+  // Its output is closed; it may still run (or a grandchild kept the pipes): wait for it until the deadline too.
+  bool running = true;
+  while (open == 0 && std::chrono::steady_clock::now() < deadline) {
+    running = proc.running(ec);
+    if (!running || ec) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  const int status = proc.wait(ec);
-  if (!r.timed_out) r.exit_code = ec ? -1 : status;
+  if (!running && !ec) {  // reaped by running(): its status is kept
+    r.exit_code = proc.exit_code();
+    return r;
+  }
+  r.timed_out = true;
+  proc.terminate(ec);
+  proc.wait(ec);
   return r;
 }
 

@@ -53,6 +53,8 @@ struct Candidate {
 
 std::string segments_dir(const std::string& out_dir) { return (fs::path(out_dir) / "segments").string(); }
 
+std::string decision_path(const std::string& out_dir) { return (fs::path(out_dir) / "sprt-decision.jsonl").string(); }
+
 std::string host_name() {
   char buf[256] = {};
   if (::gethostname(buf, sizeof buf - 1) != 0) return "host";
@@ -130,9 +132,9 @@ std::expected<MergedJournal, std::string> read_segments(const std::string& out_d
       d = run_difference(*first, h, "the first segment");
     }
     if (!d.empty())
-      return std::unexpected(r.path + ": written for another run than " +
-                             (expected ? std::string("this one") : reads.front().path) + ": " + d +
-                             "; use another output directory for a new run");
+      return std::unexpected(expected ? r.path + ": written for another run than this one: " + d +
+                                            "; use another output directory for a new run"
+                                      : r.path + " and " + reads.front().path + " belong to different runs: " + d);
   }
 
   // Per pair, in reading order: the candidate lines.
@@ -141,6 +143,27 @@ std::expected<MergedJournal, std::string> read_segments(const std::string& out_d
     merged.segments.push_back({r.path, *r.contents.header, int64_t(r.contents.games.size()), r.contents.torn});
     for (size_t i = 0; i < r.contents.games.size(); ++i)
       pairs[r.contents.games[i].pair].push_back({&r.contents.games[i], keep_lines ? &r.contents.lines[i] : nullptr});
+  }
+  // The lines an SPRT was decided on are the history of their pairs, whatever arrived since: a late line of an
+  // overlapping process must not change a verdict the coordinator has already acted on.
+  std::optional<JournalContents> decision;
+  if (const std::string path = decision_path(out_dir); !reads.empty() && fs::exists(path, ec)) {
+    auto d = read_journal(path, keep_lines);
+    if (!d) return std::unexpected(d.error());
+    if (!d->header) return std::unexpected(path + ": no header line");
+    if (std::string diff = run_difference(*reads.front().contents.header, *d->header, "the first segment");
+        !diff.empty())
+      return std::unexpected(path + " and " + reads.front().path + " belong to different runs: " + diff);
+    decision = std::move(*d);
+    std::map<int64_t, std::vector<Candidate>> decided;
+    for (size_t i = 0; i < decision->games.size(); ++i)
+      decided[decision->games[i].pair].push_back({&decision->games[i], keep_lines ? &decision->lines[i] : nullptr});
+    for (auto& [pair, lines] : decided) {
+      // The decision's lines are also in the segments: the others of the pair are left out as duplicates.
+      merged.duplicates += std::max<int64_t>(0, int64_t(pairs[pair].size()) - int64_t(lines.size()));
+      pairs[pair] = std::move(lines);
+    }
+    merged.decided_pairs = int64_t(decided.size());
   }
   const int gpp = reads.empty() ? 2 : reads.front().contents.header->games_per_pair;
   for (auto& [pair, candidates] : pairs) {

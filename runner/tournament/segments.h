@@ -14,6 +14,7 @@
 // - it keeps, per pair, one history of it: for each (attempt, game in pair) the first line read (segments in
 //   order of their start), and the attempts up to the first complete one that is not void. A second copy of a
 //   line, or an attempt beyond the one kept, is a duplicate (two processes played the pair): counted, left out.
+// - it takes the pairs an SPRT was decided on from OUT/sprt-decision.jsonl when that exists (decision_path).
 // The result is what a one-machine journal of the same games holds, in pair order, so every statistic is
 // computed from it by the same code as for one machine, never by combining the shards' own figures.
 
@@ -44,11 +45,16 @@ struct MergedJournal {
   int64_t duplicates = 0;               // lines left out
   int64_t complete_pairs = 0;           // pairs whose kept history ends in a complete, valid attempt
   int64_t incomplete_pairs = 0;         // pairs with games but no complete attempt (yet)
+  int64_t decided_pairs = 0;            // pairs taken from OUT/sprt-decision.jsonl
   std::vector<std::string> warnings;    // torn lines, empty segments
 };
 
 // OUT/segments.
 std::string segments_dir(const std::string& out_dir);
+// OUT/sprt-decision.jsonl: the lines of the pairs a cluster's SPRT was decided on, written by the coordinator
+// before OUT/STOP. When it exists, those pairs are taken from it rather than from the segments, so that the merged
+// journal gives the verdict the coordinator acted on even if an overlapping process journals a copy of one later.
+std::string decision_path(const std::string& out_dir);
 // The path of a new segment for a shard starting now on this host.
 std::string new_segment_path(const std::string& out_dir, const Shard& shard);
 // This machine's name (for segment names and headers).

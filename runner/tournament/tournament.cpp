@@ -112,10 +112,16 @@ std::expected<void, std::string> Tournament::open(Observer& observer) {
     return std::unexpected(path +
                            ": the journal already exists; use --resume to continue that run or --overwrite "
                            "to start afresh (or choose another --out)");
+  if (fs::exists(segments_dir(config_.output.dir), ec))
+    return std::unexpected(config_.output.dir +
+                           ": holds the journal segments of a sharded run; continue it with --shard (e.g. --shard 0/1 "
+                           "--resume), read it with `stats` or `merge`, or use another --out");
   if (exists && config_.resume) {
     auto contents = read_journal(path);
     if (!contents) return std::unexpected(contents.error());
     if (!contents->header) return std::unexpected(path + ": the journal has no header line; cannot resume it");
+    if (contents->header->merged_segments > 0)
+      return std::unexpected(path + ": a journal merged from shards; continue the run with --shard, not here");
     if (contents->header->schedule != header.schedule)
       return std::unexpected(path +
                              ": the journal was written for a different schedule (engines, openings, "
@@ -220,11 +226,11 @@ bool Tournament::next_job(PairJob& job) {
   while (!stopping() && next_pair_ < schedule_.pairs()) {
     const int64_t pair = next_pair_++;
     if (shard_ && !shard_->owns_pair(pair)) continue;
-    if (stop_file_seen()) return false;
     PairProgress p = plan_.pair(pair);
     bool all_done = true;
     for (int g = 0; g < schedule_.games_per_pair(); ++g) all_done = all_done && p.done[g];
     if (all_done) continue;
+    if (stop_file_seen()) return false;
     job = PairJob{pair, p};
     return true;
   }

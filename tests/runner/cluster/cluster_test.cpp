@@ -103,6 +103,22 @@ TEST_CASE("task ranges and scontrol's records") {
   CHECK_FALSE(tasks[4].failed());
   CHECK_FALSE(task(0, "CANCELLED").failed());
   CHECK(task(0, "TIMEOUT").failed());
+  // States not known to be terminal may still run.
+  CHECK_FALSE(task(0, "STOPPED").finished());
+  CHECK_FALSE(task(0, "RESV_DEL_HOLD").finished());
+  CHECK(task(0, "CANCELLED").finished());
+  // After `scancel --state=PENDING` Slurm keeps one record with NO_VAL as its task id; a stepped range is not
+  // expanded. Both are kept (task -1) so that their state still counts.
+  auto odd = parse_scontrol_jobs(
+      "JobId=12 ArrayJobId=10 ArrayTaskId=4294967294 JobState=CANCELLED ExitCode=0:0\n"
+      "JobId=13 ArrayJobId=10 ArrayTaskId=0-15:2 JobState=PENDING ExitCode=0:0\n");
+  REQUIRE(odd.size() == 2);
+  CHECK(odd[0].task == -1);
+  CHECK(odd[0].job_id == "12");
+  CHECK(odd[0].finished());
+  CHECK(odd[1].task == -1);
+  CHECK_FALSE(odd[1].finished());
+  CHECK(parse_task_ranges("0-15:2").empty());
 }
 
 TEST_CASE("batch scripts") {
@@ -173,13 +189,19 @@ TEST_CASE("the coordinator decides on the complete prefix, stops the array, requ
   CHECK_FALSE(fs::exists(stop_file(d.path.string())));
   CHECK(slurm.actions.empty());
 
-  // A failed task is requeued, a few times at most.
+  // A failed task is requeued, a few times at most, and not again before Slurm shows the requeue (Restarts).
   slurm.states[1] = task(1, "FAILED");
   o.max_requeues = 2;
   REQUIRE(coordinate_once(d.path.string(), slurm, o, st, logger));
+  REQUIRE(coordinate_once(d.path.string(), slurm, o, st, logger));  // still FAILED with Restarts=0: wait
+  CHECK(slurm.actions == std::vector<std::string>{"requeue 7_1"});
+  slurm.states[1].restarts = 1;  // it ran again and failed again
   REQUIRE(coordinate_once(d.path.string(), slurm, o, st, logger));
-  REQUIRE(coordinate_once(d.path.string(), slurm, o, st, logger));
+  slurm.states[1].restarts = 2;
+  REQUIRE(coordinate_once(d.path.string(), slurm, o, st, logger));  // given up
   CHECK(slurm.actions == std::vector<std::string>{"requeue 7_1", "requeue 7_1"});
+  CHECK(st.abandoned == std::set<int>{1});
+  CHECK(log.back().find("given up") != std::string::npos);
   CHECK_FALSE(st.array_over);  // task 0 runs
   slurm.actions.clear();
 
@@ -196,11 +218,17 @@ TEST_CASE("the coordinator decides on the complete prefix, stops the array, requ
   std::getline(stop, text);
   CHECK(text.find("\"verdict\":\"H1\"") != std::string::npos);
   CHECK(text.find("\"prefix_pairs\":" + std::to_string(st.decided_pairs)) != std::string::npos);
-  // Pending tasks at once; running ones after the grace (0 here).
+  // Pending tasks at once; running ones after the grace (0 here). The decision's lines are kept.
   CHECK(slurm.actions == std::vector<std::string>{"cancel pending", "cancel all"});
+  CHECK(fs::exists(tournament::decision_path(d.path.string())));
+  // A task that shows up pending again (Slurm requeued it) is cancelled again.
+  slurm.actions.clear();
+  REQUIRE(coordinate_once(d.path.string(), slurm, o, st, logger));
+  CHECK(slurm.actions == std::vector<std::string>{"cancel pending"});
+  slurm.actions.clear();
   // After STOP, a failed task is not requeued, and a cancelled array is over.
   slurm.states = {task(0, "CANCELLED"), task(1, "FAILED"), task(2, "CANCELLED")};
   REQUIRE(coordinate_once(d.path.string(), slurm, o, st, logger));
   CHECK(st.array_over);
-  CHECK(slurm.actions.size() == 2);
+  CHECK(slurm.actions.empty());
 }

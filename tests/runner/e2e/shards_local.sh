@@ -77,6 +77,10 @@ diff <(stats_of "$TMP/one/journal.jsonl") <(stats_of "$TMP/sh") >"$TMP/diff" ||
 diff <(stats_of "$TMP/one/journal.jsonl") <(stats_of "$TMP/sh/journal.jsonl") >"$TMP/diff" ||
   fail "stats of the merged journal differ: $(cat "$TMP/diff")"
 "$ARENA" merge "$TMP/sh" >/dev/null 2>&1 || fail "merging again (replacing the merged journal) failed"
+code=0
+run "$TMP/sh" --resume >"$TMP/unsharded.log" 2>&1 || code=$?
+[ "$code" = 2 ] && grep -q "holds the journal segments of a sharded run" "$TMP/unsharded.log" ||
+  fail "an unsharded resume into a shard directory was not refused: $(cat "$TMP/unsharded.log")"
 pass "merged: $GAMES games each once, the same games and statistics as on one machine ($(grep -o '[0-9]* duplicate' "$TMP/merge.err"))"
 
 # Another build of engine a: refused at a shard's start, and by merge.
@@ -108,7 +112,7 @@ code=0
 "$ARENA" merge "$TMP/mixed" >/dev/null 2>"$TMP/mixed.err" || code=$?
 [ "$code" = 2 ] || fail "merge accepted a segment of another build"
 [ "$(wc -l <"$TMP/mixed.err")" = 1 ] || fail "the refusal is not one line: $(cat "$TMP/mixed.err")"
-grep -q "segments/shard-0-of-4\..*jsonl: written for another run than .*engine 'a': its binary" "$TMP/mixed.err" ||
+grep -q "segments/shard-0-of-4\..*jsonl and .*jsonl belong to different runs: engine 'a': its binary" "$TMP/mixed.err" ||
   fail "merge's refusal does not name the segment and the engine: $(cat "$TMP/mixed.err")"
 pass "another build of engine a refused at start and by merge: $(cut -c1-160 "$TMP/mixed.err")..."
 

@@ -182,7 +182,8 @@ TEST_CASE("a segment of another run is refused, naming the file and the differen
   write_segment(s / "shard-1-of-2.a.jsonl", header(1, 2, "2026-11-25T00:00:10Z", "ff"), {line(1, 0)});
   auto m = read_segments(d.path.string(), nullptr);
   REQUIRE_FALSE(m);
-  CHECK(m.error().find("shard-1-of-2.a.jsonl: written for another run than") != std::string::npos);
+  CHECK(m.error().find("shard-1-of-2.a.jsonl and ") != std::string::npos);
+  CHECK(m.error().find("shard-0-of-2.a.jsonl belong to different runs") != std::string::npos);
   CHECK(m.error().find("engine 'a': its binary /x/a has sha256 ff") != std::string::npos);
   CHECK(m.error().find('\n') == std::string::npos);
 
@@ -205,4 +206,37 @@ TEST_CASE("segment names sort by shard and are unique per process") {
   CHECK(p.starts_with("/out/segments/shard-07-of-40."));
   CHECK(p.ends_with("." + std::to_string(::getpid()) + ".jsonl"));
   CHECK(new_segment_path("/out", Shard{0, 1}).starts_with("/out/segments/shard-0-of-1."));
+}
+
+TEST_CASE("the pairs an SPRT was decided on come from the decision file, whatever arrives later") {
+  Dir d("decision");
+  const fs::path s = d.path / "segments";
+  // Process A (older) and its overlapping requeue B played pair 1. B's copy was merged when the test decided;
+  // A's copy, a crash, is journaled afterwards into A's older segment and would win the first-read rule.
+  write_segment(s / "shard-0-of-1.a.jsonl", header(0, 1, "2026-11-25T00:00:00Z"), {line(0, 0), line(0, 1)});
+  write_segment(s / "shard-0-of-1.b.jsonl", header(0, 1, "2026-11-25T00:05:00Z"), {line(1, 0), line(1, 1)});
+  {
+    auto m = read_segments(d.path.string(), nullptr, true);
+    REQUIRE(m);
+    CHECK(m->complete_pairs == 2);
+    auto w = JournalWriter::create(decision_path(d.path.string()), *m->header, true);
+    REQUIRE(w);
+    for (const std::string& l : m->lines) REQUIRE(w->append(l));
+  }
+  {
+    std::ofstream late(s / "shard-0-of-1.a.jsonl", std::ios::app);
+    late << line(1, 0, 0, true) << "\n";
+  }
+  // Without the decision, the late line voids pair 1; with it, pair 1 is B's complete pair.
+  auto m = read_segments(d.path.string(), nullptr);
+  REQUIRE(m);
+  CHECK(m->decided_pairs == 2);
+  CHECK(m->complete_pairs == 2);
+  CHECK(m->incomplete_pairs == 0);
+  CHECK(m->duplicates == 1);
+  CHECK(games_of(*m) == std::vector<std::pair<int64_t, int>>{{0, 0}, {1, 0}, {2, 0}, {3, 0}});
+  fs::remove(decision_path(d.path.string()));
+  auto without = read_segments(d.path.string(), nullptr);
+  REQUIRE(without);
+  CHECK(without->incomplete_pairs == 1);
 }
