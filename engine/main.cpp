@@ -2,13 +2,16 @@
 //   shogi-arena-engine                       the USI protocol on standard input/output
 //   shogi-arena-engine bench [depth]         fixed-depth search of fixed positions; prints the node signature
 //   shogi-arena-engine perft <depth> [sfen]  move-generation node counts, divided by root move
+//   shogi-arena-engine gensfen|shuffle|records ...   training data for the learned evaluation (learn/commands.h)
 //   shogi-arena-engine <usi command ...>     runs one command, waits for its search, then exits
 
 #include <exception>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "learn/commands.h"
 #include "usi/bench.h"
 #include "usi/usi.h"
 
@@ -26,6 +29,9 @@ int main(int argc, char* argv[]) {
       shogi::usi::run_bench(std::cout, depth);
       return 0;
     }
+    if (shogi::learn::is_learn_command(cmd))
+      return shogi::learn::run_learn_command(cmd, std::vector<std::string>(argv + 2, argv + argc), std::cout,
+                                             std::cerr);
     std::istringstream no_input;
     shogi::usi::UsiLoop loop(no_input, std::cout);
     if (cmd == "perft") {
@@ -36,7 +42,8 @@ int main(int argc, char* argv[]) {
       std::string sfen;
       for (int i = 3; i < argc; ++i) sfen += std::string(i > 3 ? " " : "") + argv[i];
       if (!sfen.empty()) {
-        const std::string position = sfen.rfind("sfen", 0) == 0 || sfen.rfind("startpos", 0) == 0 ? sfen : "sfen " + sfen;
+        const std::string position =
+            sfen.rfind("sfen", 0) == 0 || sfen.rfind("startpos", 0) == 0 ? sfen : "sfen " + sfen;
         if (auto r = loop.engine().set_position(position); !r) {
           std::cerr << "bad position: " << r.error() << '\n';
           return 2;

@@ -1,0 +1,282 @@
+#include "learn/commands.h"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <ostream>
+#include <random>
+#include <thread>
+
+#include "learn/gensfen.h"
+#include "learn/training_record.h"
+#include "rules/notation.h"
+
+namespace shogi::learn {
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+extern "C" void on_stop_signal(int) { g_stop = true; }
+
+// `--key value` pairs and bare words, checked against the keys a command knows.
+struct Args {
+  std::map<std::string, std::string> values;
+  std::vector<std::string> words;
+};
+
+std::expected<Args, std::string> parse_args(const std::vector<std::string>& args,
+                                            const std::vector<std::string>& keys) {
+  Args out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.rfind("--", 0) != 0) {
+      out.words.push_back(a);
+      continue;
+    }
+    std::string key = a.substr(2), value;
+    if (const size_t eq = key.find('='); eq != std::string::npos) {
+      value = key.substr(eq + 1);
+      key.resize(eq);
+    } else {
+      if (i + 1 >= args.size()) return std::unexpected("--" + key + " needs a value");
+      value = args[++i];
+    }
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+      std::string known;
+      for (const auto& k : keys) known += (known.empty() ? "--" : ", --") + k;
+      return std::unexpected("unknown option --" + key + "; expected one of " + known);
+    }
+    out.values[key] = value;
+  }
+  return out;
+}
+
+template <typename T>
+std::expected<T, std::string> number(const Args& a, const std::string& key, T fallback, T min, T max) {
+  const auto it = a.values.find(key);
+  if (it == a.values.end()) return fallback;
+  T v{};
+  const std::string& s = it->second;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size() || v < min || v > max)
+    return std::unexpected("--" + key + " '" + s + "': expected a number from " + std::to_string(min) + " to " +
+                           std::to_string(max));
+  return v;
+}
+
+int usable_cpus() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+// Reads whole files of records; a size that is not a multiple of the record size or a record that does not decode
+// is an error naming the file and the record.
+std::expected<std::vector<TrainingRecord>, std::string> read_records(const std::string& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) return std::unexpected(path + ": " + ec.message());
+  if (size % RECORD_SIZE)
+    return std::unexpected(path + ": " + std::to_string(size) + " bytes is not a whole number of " +
+                           std::to_string(RECORD_SIZE) +
+                           "-byte records (a torn file: gensfen cuts it when it continues)");
+  std::vector<TrainingRecord> records(size / RECORD_SIZE);
+  std::ifstream in(path, std::ios::binary);
+  if (!in.read(reinterpret_cast<char*>(records.data()), std::streamsize(size)))
+    return std::unexpected(path + ": cannot read");
+  for (size_t i = 0; i < records.size(); ++i)
+    if (auto sfen = record_sfen(records[i]); !sfen)
+      return std::unexpected(path + ": record " + std::to_string(i) + ": " + sfen.error());
+  return records;
+}
+
+std::expected<void, std::string> write_records(const std::string& path, const TrainingRecord* data, size_t n) {
+  // Into a temporary file first: a failed run never leaves half a data set under the real name.
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out.write(reinterpret_cast<const char*>(data), std::streamsize(n * RECORD_SIZE)) || !out.flush())
+      return std::unexpected(tmp + ": cannot write");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) return std::unexpected(path + ": " + ec.message());
+  return {};
+}
+
+int gensfen(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
+  auto args = parse_args(
+      raw, {"output", "positions", "threads", "nodes", "depth", "hash", "openings", "random-moves", "random-max-ply",
+            "random-multipv", "random-margin", "write-min-ply", "eval-limit", "max-plies", "seed", "progress"});
+  if (!args || !args->words.empty()) {
+    err << "gensfen: " << (args ? "unexpected argument '" + args->words[0] + "'" : args.error()) << '\n';
+    return 2;
+  }
+  GensfenOptions o;
+  const auto& v = args->values;
+  if (!v.contains("output")) {
+    err << "gensfen: --output FILE is required\n";
+    return 2;
+  }
+  o.output = v.at("output");
+  if (v.contains("openings")) o.openings = v.at("openings");
+  std::string error;
+  auto get = [&](const char* key, auto& field, auto min, auto max) {
+    using T = std::remove_reference_t<decltype(field)>;
+    auto r = number<T>(*args, key, field, T(min), T(max));
+    if (!r && error.empty()) error = r.error();
+    if (r) field = *r;
+  };
+  o.threads = usable_cpus();
+  get("positions", o.positions, 1, uint64_t(1) << 40);
+  get("threads", o.threads, 1, 1024);
+  get("nodes", o.nodes, 0, uint64_t(1) << 40);
+  get("depth", o.depth, 0, 100);
+  get("hash", o.hash_mb, 1, 65536);
+  get("random-moves", o.random_moves, 0, 100);
+  get("random-max-ply", o.random_max_ply, 0, 1000);
+  get("random-multipv", o.random_multipv, 1, 600);
+  get("random-margin", o.random_margin, 0, 30000);
+  get("write-min-ply", o.write_min_ply, 1, 10000);
+  get("eval-limit", o.eval_limit, 1, 30000);
+  get("max-plies", o.max_plies, 0, 10000);
+  get("seed", o.seed, 0, UINT64_MAX);
+  int progress = 10;
+  get("progress", progress, 0, 86400);
+  o.progress_seconds = progress;
+  if (v.contains("depth") && !v.contains("nodes")) o.nodes = 0;
+  if (!error.empty()) {
+    err << "gensfen: " << error << '\n';
+    return 2;
+  }
+
+  g_stop = false;
+  auto old_int = std::signal(SIGINT, on_stop_signal);
+  auto old_term = std::signal(SIGTERM, on_stop_signal);
+  auto summary = run_gensfen(o, err, g_stop);
+  std::signal(SIGINT, old_int);
+  std::signal(SIGTERM, old_term);
+  if (!summary) {
+    err << "gensfen: " << summary.error() << '\n';
+    return 1;
+  }
+  const GensfenSummary& s = *summary;
+  if (s.torn_bytes_dropped) out << "gensfen: cut off a torn last record (" << s.torn_bytes_dropped << " bytes)\n";
+  out << "gensfen: " << s.positions_written << " positions written (" << s.positions_before + s.positions_written
+      << " in " << o.output << ") from " << s.games << " games (black won " << s.wins_black << ", white won "
+      << s.wins_white << ", drawn " << s.draws << ") in " << uint64_t(s.seconds) << " s";
+  if (s.seconds > 0) out << ", " << uint64_t(double(s.positions_written) / s.seconds) << " positions/s";
+  out << '\n';
+  if (s.interrupted) {
+    out << "gensfen: interrupted; run the same command again to continue\n";
+    return 130;
+  }
+  return 0;
+}
+
+int shuffle(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
+  auto args = parse_args(raw, {"train", "validation", "validation-fraction", "seed"});
+  if (!args || args->words.empty() || !args->values.contains("train") || !args->values.contains("validation")) {
+    err << "shuffle: "
+        << (args ? "usage: shuffle --train FILE --validation FILE [--validation-fraction F] [--seed S] INPUT..."
+                 : args.error())
+        << '\n';
+    return 2;
+  }
+  double fraction = 0.05;
+  if (args->values.contains("validation-fraction")) {
+    const std::string& s = args->values.at("validation-fraction");
+    char* end = nullptr;
+    fraction = std::strtod(s.c_str(), &end);
+    if (s.empty() || *end || !(fraction >= 0 && fraction < 1)) {
+      err << "shuffle: --validation-fraction '" << s << "': expected a number from 0 up to (not including) 1\n";
+      return 2;
+    }
+  }
+  auto seed = number<uint64_t>(*args, "seed", 1, 0, UINT64_MAX);
+  if (!seed) {
+    err << "shuffle: " << seed.error() << '\n';
+    return 2;
+  }
+  std::vector<TrainingRecord> all;
+  for (const std::string& path : args->words) {
+    auto records = read_records(path);
+    if (!records) {
+      err << "shuffle: " << records.error() << '\n';
+      return 1;
+    }
+    all.insert(all.end(), records->begin(), records->end());
+  }
+  std::mt19937_64 rng(*seed);
+  std::shuffle(all.begin(), all.end(), rng);
+  const size_t validation = size_t(double(all.size()) * fraction);
+  for (auto [path, first, n] : {std::tuple{args->values.at("validation"), size_t(0), validation},
+                                std::tuple{args->values.at("train"), validation, all.size() - validation}}) {
+    if (auto r = write_records(path, all.data() + first, n); !r) {
+      err << "shuffle: " << r.error() << '\n';
+      return 1;
+    }
+  }
+  out << "shuffle: " << all.size() << " positions: " << all.size() - validation << " to " << args->values.at("train")
+      << ", " << validation << " to " << args->values.at("validation") << '\n';
+  return 0;
+}
+
+int records(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
+  auto args = parse_args(raw, {"first", "count"});
+  if (!args || args->words.size() != 1) {
+    err << "records: " << (args ? "usage: records FILE [--first N] [--count N]" : args.error()) << '\n';
+    return 2;
+  }
+  auto first = number<uint64_t>(*args, "first", 0, 0, UINT64_MAX);
+  auto count = number<uint64_t>(*args, "count", UINT64_MAX, 0, UINT64_MAX);
+  if (!first || !count) {
+    err << "records: " << (first ? count.error() : first.error()) << '\n';
+    return 2;
+  }
+  const std::string& path = args->words[0];
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    err << "records: " << path << ": cannot open\n";
+    return 1;
+  }
+  in.seekg(std::streamoff(*first * RECORD_SIZE));
+  TrainingRecord r;
+  for (uint64_t i = 0; i < *count && in.read(reinterpret_cast<char*>(&r), RECORD_SIZE); ++i) {
+    auto sfen = record_sfen(r);
+    if (!sfen) {
+      err << "records: " << path << ": record " << *first + i << ": " << sfen.error() << '\n';
+      return 1;
+    }
+    out << "sfen " << *sfen << " score " << r.score << " move " << to_usi(Move(r.move)) << " result " << int(r.result)
+        << '\n';
+  }
+  if (in.gcount() != 0 && in.gcount() != std::streamsize(RECORD_SIZE)) {
+    err << "records: " << path << ": a torn last record of " << in.gcount() << " bytes\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+bool is_learn_command(const std::string& name) { return name == "gensfen" || name == "shuffle" || name == "records"; }
+
+int run_learn_command(const std::string& name, const std::vector<std::string>& args, std::ostream& out,
+                      std::ostream& err) {
+  if (name == "gensfen") return gensfen(args, out, err);
+  if (name == "shuffle") return shuffle(args, out, err);
+  if (name == "records") return records(args, out, err);
+  err << "unknown command " << name << '\n';
+  return 2;
+}
+
+}  // namespace shogi::learn

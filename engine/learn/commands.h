@@ -1,0 +1,19 @@
+#pragma once
+// The learning commands of shogi-arena-engine, run from its command line:
+//   gensfen --output FILE --positions N [--threads N] [--nodes N | --depth D] [--openings FILE] [--seed S] ...
+//   shuffle --train FILE --validation FILE [--validation-fraction F] [--seed S] INPUT...
+//   records FILE [--first N] [--count N]          one line a record: sfen, score, move, result
+// Each returns the process exit code: 0 done, 1 failed (one line on `err`), 2 usage error, 130 interrupted.
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace shogi::learn {
+
+// True for the names above.
+bool is_learn_command(const std::string& name);
+int run_learn_command(const std::string& name, const std::vector<std::string>& args, std::ostream& out,
+                      std::ostream& err);
+
+}  // namespace shogi::learn

@@ -1,0 +1,343 @@
+#include "learn/gensfen.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <ostream>
+#include <random>
+#include <thread>
+
+#include "learn/training_record.h"
+#include "rules/game_end.h"
+#include "search/engine.h"
+
+namespace shogi::learn {
+
+namespace {
+
+std::string trim(std::string s) {
+  const auto not_space = [](unsigned char c) { return !std::isspace(c); };
+  s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
+  s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
+  return s;
+}
+
+// The output file, shared by the threads: whole games go in with one write each, up to the target count.
+class RecordSink {
+ public:
+  RecordSink(std::FILE* file, uint64_t already, uint64_t target) : file_(file), count_(already), target_(target) {}
+
+  // Writes the records (or as many as the target still wants); false once the target is reached or on error.
+  bool write(const std::vector<TrainingRecord>& records) {
+    std::lock_guard lock(mutex_);
+    if (done_) return false;
+    const size_t n = size_t(std::min<uint64_t>(records.size(), target_ - count_));
+    if (n && (std::fwrite(records.data(), RECORD_SIZE, n, file_) != n || std::fflush(file_) != 0)) {
+      error_ = "cannot write the output: " + std::string(std::strerror(errno));
+      done_ = true;
+      return false;
+    }
+    count_ += n;
+    if (count_ >= target_) done_ = true;
+    return !done_;
+  }
+  void count_game(const GameStatus& result) {
+    std::lock_guard lock(mutex_);
+    ++games_;
+    if (result.draw)
+      ++draws_;
+    else
+      ++(result.winner == BLACK ? wins_black_ : wins_white_);
+  }
+  bool done() {
+    std::lock_guard lock(mutex_);
+    return done_;
+  }
+  void fill(GensfenSummary& s, uint64_t before) {
+    std::lock_guard lock(mutex_);
+    s.positions_written = count_ - before;
+    s.games = games_;
+    s.wins_black = wins_black_;
+    s.wins_white = wins_white_;
+    s.draws = draws_;
+  }
+  uint64_t count() {
+    std::lock_guard lock(mutex_);
+    return count_;
+  }
+  std::string error() {
+    std::lock_guard lock(mutex_);
+    return error_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::FILE* file_;
+  uint64_t count_, target_;
+  uint64_t games_ = 0, wins_black_ = 0, wins_white_ = 0, draws_ = 0;
+  bool done_ = false;
+  std::string error_;
+};
+
+// One search's answer: the best move, and the first move and score of each MultiPV line.
+struct SearchAnswer {
+  Move best = MOVE_NONE;
+  Value score = VALUE_NONE;  // of the best line, from the side to move's view
+  std::vector<std::pair<Move, Value>> lines;
+};
+
+// A self-playing engine of one thread, searching synchronously.
+class SelfPlayer {
+ public:
+  SelfPlayer(const GensfenOptions& options, uint64_t seed) : options_(options), rng_(seed) {
+    engine_.set_threads(1);
+    engine_.set_hash_size(size_t(options.hash_mb));
+    SearchCallbacks cb;
+    cb.on_info = [this](const InfoFull& info) {
+      if (info.pv.empty() || info.lowerbound || info.upperbound) return;
+      std::lock_guard lock(mutex_);
+      const size_t i = size_t(info.multipv - 1);
+      if (answer_.lines.size() <= i) answer_.lines.resize(i + 1, {MOVE_NONE, VALUE_NONE});
+      answer_.lines[i] = {info.pv[0], info.score};
+    };
+    cb.on_bestmove = [this](Move best, Move) {
+      std::lock_guard lock(mutex_);
+      answer_.best = best;
+      answered_ = true;
+      cv_.notify_all();
+    };
+    engine_.set_callbacks(std::move(cb));
+  }
+
+  // Plays one game from `opening` and returns its records with their results filled in, and the game's end.
+  std::pair<std::vector<TrainingRecord>, GameStatus> play(const std::string& opening, const std::atomic<bool>& stop) {
+    std::vector<TrainingRecord> records;
+    std::vector<Color> movers;
+    GameRecord game;
+    (void)game.start(opening, PieceLimits::Relaxed);  // validated when the suite was loaded
+    engine_.new_game();
+
+    // The plies (after the opening) that get a random near-best move instead of the best.
+    std::vector<int> random_plies(size_t(std::max(0, options_.random_max_ply)));
+    for (int i = 0; i < options_.random_max_ply; ++i) random_plies[size_t(i)] = i;
+    std::shuffle(random_plies.begin(), random_plies.end(), rng_);
+    random_plies.resize(std::min(random_plies.size(), size_t(std::max(0, options_.random_moves))));
+
+    GameStatus status;
+    while (!stop.load(std::memory_order_relaxed)) {
+      status = game.status(options_.max_plies);
+      if (status.end != GameEnd::None) break;
+      const Position& pos = game.position();
+      const Color us = pos.side_to_move();
+      const int ply_in_game = int(game.moves().size() - game.opening_plies());
+      const bool random_move = std::find(random_plies.begin(), random_plies.end(), ply_in_game) != random_plies.end();
+      const SearchAnswer answer = search(game, random_move ? options_.random_multipv : 1);
+      if (answer.best == MOVE_WIN || answer.best == MOVE_RESIGN || answer.best == MOVE_NONE) {
+        // A declaration wins; a resignation (no legal move) loses.
+        status = {GameEnd::NoLegalMoves, false, answer.best == MOVE_WIN ? us : ~us};
+        break;
+      }
+      if (answer.score != VALUE_NONE && std::abs(answer.score) >= options_.eval_limit) {
+        // Adjudicated: the rest of a won game teaches nothing but costs most of the time. Mates land here too.
+        status = {GameEnd::NoLegalMoves, false, answer.score > 0 ? us : ~us};
+        break;
+      }
+      if (answer.score != VALUE_NONE && pos.game_ply() >= options_.write_min_ply && !pos.in_check() &&
+          !pos.is_capture_or_promotion(answer.best)) {
+        TrainingRecord r;
+        r.position = pack_position(pos);
+        r.score = int16_t(answer.score);
+        r.move = to_move16(answer.best);
+        r.ply = uint16_t(std::min(pos.game_ply(), 65535));
+        records.push_back(r);
+        movers.push_back(us);
+      }
+      game.play(random_move ? pick_random(answer) : answer.best);
+    }
+    if (stop.load(std::memory_order_relaxed)) return {{}, status};
+    for (size_t i = 0; i < records.size(); ++i)
+      records[i].result = int8_t(status.draw ? 0 : movers[i] == status.winner ? 1 : -1);
+    return {std::move(records), status};
+  }
+
+ private:
+  SearchAnswer search(const GameRecord& game, int multipv) {
+    std::string text = game.usi_position_command();
+    text.erase(0, std::string_view("position ").size());
+    (void)engine_.set_position(text);  // the game's own moves, legal by construction
+    engine_.options().multi_pv = multipv;
+    {
+      std::lock_guard lock(mutex_);
+      answer_ = {};
+      answered_ = false;
+    }
+    SearchLimits limits;
+    limits.nodes = options_.nodes;
+    limits.depth = options_.depth;
+    engine_.go(limits);
+    {
+      std::unique_lock lock(mutex_);
+      cv_.wait(lock, [&] { return answered_; });
+    }
+    engine_.wait_for_search_finished();
+    std::lock_guard lock(mutex_);
+    SearchAnswer a = answer_;
+    // The best line's score; the best move is the engine's answer (its first line).
+    for (const auto& [move, value] : a.lines)
+      if (move == a.best) {
+        a.score = value;
+        break;
+      }
+    return a;
+  }
+
+  Move pick_random(const SearchAnswer& answer) {
+    std::vector<Move> near;
+    for (const auto& [move, value] : answer.lines)
+      if (move != MOVE_NONE && value != VALUE_NONE && answer.score != VALUE_NONE &&
+          value >= answer.score - options_.random_margin)
+        near.push_back(move);
+    if (near.empty()) return answer.best;
+    return near[std::uniform_int_distribution<size_t>(0, near.size() - 1)(rng_)];
+  }
+
+  const GensfenOptions& options_;
+  std::mt19937_64 rng_;
+  // The callbacks use these: they are declared before the engine so that they outlive its search thread.
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  SearchAnswer answer_;
+  bool answered_ = false;
+  Engine engine_;
+};
+
+std::string format_duration(double seconds) {
+  const long s = long(seconds + 0.5);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+  return buf;
+}
+
+}  // namespace
+
+std::expected<std::vector<std::string>, std::string> load_start_positions(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::unexpected(path + ": cannot open the openings file");
+  std::vector<std::string> positions;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    line = trim(line);
+    if (line.empty() || line[0] == '#') continue;
+    if (line.rfind("position ", 0) == 0) line = trim(line.substr(9));
+    GameRecord record;
+    if (auto r = record.start(line, PieceLimits::Relaxed); !r)
+      return std::unexpected(path + ":" + std::to_string(number) + ": " + r.error());
+    if (record.status(0).end != GameEnd::None)
+      return std::unexpected(path + ":" + std::to_string(number) + ": the game is already over");
+    positions.push_back(line);
+  }
+  if (positions.empty()) return std::unexpected(path + ": no positions in the openings file");
+  return positions;
+}
+
+std::expected<GensfenSummary, std::string> run_gensfen(const GensfenOptions& options, std::ostream& log,
+                                                       const std::atomic<bool>& stop) {
+  if (options.output.empty()) return std::unexpected("no output file given");
+  if (options.nodes == 0 && options.depth <= 0) return std::unexpected("give a node limit or a depth");
+  if (options.threads < 1) return std::unexpected("threads must be at least 1");
+  if (options.eval_limit < 1 || options.eval_limit > 30000)
+    return std::unexpected("eval_limit must be 1..30000 centipawns (a record's score is 16 bits)");
+  if (options.hash_mb < 1) return std::unexpected("hash must be at least 1 MB");
+
+  std::vector<std::string> openings{"startpos"};
+  if (!options.openings.empty()) {
+    auto loaded = load_start_positions(options.openings);
+    if (!loaded) return std::unexpected(loaded.error());
+    openings = std::move(*loaded);
+  }
+
+  // Continue a file: count its whole records and cut off a torn last one.
+  GensfenSummary summary;
+  std::error_code ec;
+  const auto size = std::filesystem::exists(options.output, ec) ? std::filesystem::file_size(options.output, ec) : 0;
+  if (ec) return std::unexpected(options.output + ": " + ec.message());
+  summary.torn_bytes_dropped = size % RECORD_SIZE;
+  if (summary.torn_bytes_dropped) {
+    std::filesystem::resize_file(options.output, size - summary.torn_bytes_dropped, ec);
+    if (ec) return std::unexpected(options.output + ": cannot cut off the torn last record: " + ec.message());
+  }
+  summary.positions_before = size / RECORD_SIZE;
+  if (summary.positions_before >= options.positions) return summary;
+
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(options.output.c_str(), "ab"), &std::fclose);
+  if (!file) return std::unexpected(options.output + ": cannot open for writing: " + std::strerror(errno));
+  RecordSink sink(file.get(), summary.positions_before, options.positions);
+
+  // Engines are built here, on one thread: their constructors fill shared tables.
+  std::vector<std::unique_ptr<SelfPlayer>> players;
+  for (int t = 0; t < options.threads; ++t) {
+    // A continued run must not replay the games of the first one: its seeds include the records already there.
+    std::seed_seq seq{uint64_t(options.seed), summary.positions_before, uint64_t(t)};
+    std::array<uint64_t, 1> seed{};
+    seq.generate(seed.begin(), seed.end());
+    players.push_back(std::make_unique<SelfPlayer>(options, seed[0]));
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  std::atomic<bool> halt{false};  // the sink is full or failed, or stop was asked
+  std::atomic<int> running{options.threads};
+  std::mutex done_mutex;
+  std::condition_variable done_cv;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < options.threads; ++t) {
+    threads.emplace_back([&, t] {
+      std::mt19937_64 pick(uint64_t(t) * 0x9E3779B97F4A7C15ull + options.seed + summary.positions_before);
+      while (!halt.load() && !stop.load()) {
+        const std::string& opening = openings[std::uniform_int_distribution<size_t>(0, openings.size() - 1)(pick)];
+        auto [records, status] = players[size_t(t)]->play(opening, stop);
+        if (stop.load()) break;
+        sink.count_game(status);
+        if (!sink.write(records)) halt = true;
+      }
+      halt = true;  // one thread is done: the target was reached, or an error or a stop came
+      std::lock_guard lock(done_mutex);
+      --running;
+      done_cv.notify_all();
+    });
+  }
+
+  auto progress = [&] {
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const uint64_t now = sink.count();
+    const double rate = double(now - summary.positions_before) / std::max(secs, 1e-3);
+    GensfenSummary s;
+    sink.fill(s, summary.positions_before);
+    log << "gensfen: " << now << " of " << options.positions << " positions, " << s.games << " games, "
+        << uint64_t(rate) << " positions/s, ETA "
+        << (rate > 0 ? format_duration(double(options.positions - now) / rate) : std::string("?")) << std::endl;
+  };
+  {
+    std::unique_lock lock(done_mutex);
+    const auto period = std::chrono::duration<double>(options.progress_seconds > 0 ? options.progress_seconds : 1e9);
+    while (running > 0)
+      if (!done_cv.wait_for(lock, period, [&] { return running == 0; }) && options.progress_seconds > 0) progress();
+  }
+  for (auto& th : threads) th.join();
+  if (std::string error = sink.error(); !error.empty()) return std::unexpected(options.output + ": " + error);
+
+  sink.fill(summary, summary.positions_before);
+  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  summary.interrupted = stop.load() && sink.count() < options.positions;
+  return summary;
+}
+
+}  // namespace shogi::learn

@@ -1,0 +1,85 @@
+#include "learn/training_record.h"
+
+#include <algorithm>
+
+namespace shogi::learn {
+
+namespace {
+
+constexpr int HAND_BITS[HAND_TYPE_END] = {0, 5, 3, 3, 3, 2, 2, 3};
+
+class BitWriter {
+ public:
+  explicit BitWriter(std::array<uint8_t, 56>& bytes) : bytes_(bytes) {}
+  void put(uint32_t value, int bits) {
+    for (int i = 0; i < bits; ++i, ++pos_)
+      if (value >> i & 1) bytes_[pos_ / 8] |= uint8_t(1u << (pos_ % 8));
+  }
+
+ private:
+  std::array<uint8_t, 56>& bytes_;
+  size_t pos_ = 0;
+};
+
+class BitReader {
+ public:
+  explicit BitReader(const std::array<uint8_t, 56>& bytes) : bytes_(bytes) {}
+  uint32_t get(int bits) {
+    uint32_t v = 0;
+    for (int i = 0; i < bits; ++i, ++pos_) v |= uint32_t(bytes_[pos_ / 8] >> (pos_ % 8) & 1) << i;
+    return v;
+  }
+
+ private:
+  const std::array<uint8_t, 56>& bytes_;
+  size_t pos_ = 0;
+};
+
+bool is_piece_code(uint32_t code) {
+  const uint32_t type = code & 15;
+  return code < PIECE_NB && type != NO_PIECE_TYPE && type != 15;
+}
+
+}  // namespace
+
+std::array<uint8_t, 56> pack_position(const Position& pos) {
+  std::array<uint8_t, 56> bytes{};
+  BitWriter w(bytes);
+  for (int s = SQ_11; s < SQ_NB; ++s) w.put(uint32_t(pos.piece_on(Square(s))), 5);
+  w.put(pos.side_to_move() == WHITE, 1);
+  for (Color c : {BLACK, WHITE})
+    for (int pt = HAND_TYPE_BEGIN; pt < HAND_TYPE_END; ++pt)
+      w.put(hand_count(pos.hand(c), PieceType(pt)), HAND_BITS[pt]);
+  return bytes;
+}
+
+std::expected<BoardSetup, std::string> unpack_position(const TrainingRecord& record) {
+  BitReader r(record.position);
+  BoardSetup setup;
+  for (int s = SQ_11; s < SQ_NB; ++s) {
+    const uint32_t code = r.get(5);
+    if (code != 0 && !is_piece_code(code))
+      return std::unexpected("square " + to_string(Square(s)) + " holds piece code " + std::to_string(code) +
+                             ", which is no piece");
+    setup.board[s] = Piece(code);
+  }
+  setup.side_to_move = r.get(1) ? WHITE : BLACK;
+  for (Color c : {BLACK, WHITE})
+    for (int pt = HAND_TYPE_BEGIN; pt < HAND_TYPE_END; ++pt)
+      setup.hand[c] = hand_add(setup.hand[c], PieceType(pt), int(r.get(HAND_BITS[pt])));
+  // The bits after the hands (448 = 56 bytes exactly, so none) and the reserved byte must be clear: anything else
+  // is a file of another format or a damaged one.
+  if (record.reserved != 0) return std::unexpected("reserved byte is " + std::to_string(record.reserved) + ", not 0");
+  if (record.result < -1 || record.result > 1)
+    return std::unexpected("result is " + std::to_string(record.result) + ", not -1, 0 or 1");
+  setup.move_number = std::max<int>(1, record.ply);
+  return setup;
+}
+
+std::expected<std::string, std::string> record_sfen(const TrainingRecord& record) {
+  auto setup = unpack_position(record);
+  if (!setup) return std::unexpected(setup.error());
+  return to_sfen(*setup);
+}
+
+}  // namespace shogi::learn

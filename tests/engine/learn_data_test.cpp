@@ -1,0 +1,293 @@
+// Training data: the 64-byte record round-trips every position, refuses damaged bytes, and gensfen writes only what
+// the trainer should see (quiet positions, a legal quiet best move, a bounded score, the game's result), continues
+// a file, cuts a torn one and stops on request; shuffle splits without losing or inventing a record.
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "learn/commands.h"
+#include "learn/gensfen.h"
+#include "learn/training_record.h"
+#include "rules/game_end.h"
+#include "rules/movegen.h"
+#include "rules/notation.h"
+
+using namespace shogi;
+using namespace shogi::learn;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path temp_dir(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("shogi-arena-learn-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::vector<TrainingRecord> read_all(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<TrainingRecord> out;
+  TrainingRecord r;
+  while (in.read(reinterpret_cast<char*>(&r), RECORD_SIZE)) out.push_back(r);
+  return out;
+}
+
+// The SFEN of pos with the move number that a record stores in `ply`.
+void check_round_trip(const Position& pos) {
+  TrainingRecord r;
+  r.position = pack_position(pos);
+  r.ply = uint16_t(pos.game_ply());
+  auto sfen = record_sfen(r);
+  REQUIRE_MESSAGE(sfen.has_value(), pos.sfen());
+  CHECK(*sfen == pos.sfen());
+}
+
+}  // namespace
+
+TEST_CASE("a record packs every position exactly: random games with captures, drops and promotions") {
+  Position::init();
+  std::mt19937_64 rng(7);
+  int positions = 0;
+  for (const char* start : {"startpos", "sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+                            // Full hands of every type, and three bishops (a relaxed composition).
+                            "sfen 9/9/9/3k5/9/5K3/9/9/9 b RB2G2S2N2L9Prb2g2s2n2l9p 1",
+                            "sfen k+n7/sg7/9/9/9/9/+r5K1g/7L1/2LN1R1+Bb b RBGSNLP 1"}) {
+    for (int game = 0; game < 20; ++game) {
+      GameRecord record;
+      REQUIRE(record.start(start, PieceLimits::Relaxed));
+      for (int ply = 0; ply < 200; ++ply) {
+        check_round_trip(record.position());
+        ++positions;
+        MoveList<LEGAL> moves(record.position());
+        if (moves.size() == 0) break;
+        record.play(moves.begin()[std::uniform_int_distribution<size_t>(0, moves.size() - 1)(rng)]);
+      }
+    }
+  }
+  CHECK(positions > 10000);
+}
+
+TEST_CASE("a damaged record is refused with the reason") {
+  Position::init();
+  Position pos;
+  StateInfo st;
+  REQUIRE(pos.set(std::string(START_SFEN), &st));
+  TrainingRecord r;
+  r.position = pack_position(pos);
+  REQUIRE(record_sfen(r));
+
+  TrainingRecord bad = r;
+  bad.position[0] |= 0x0f;  // square 1a: lance (2) becomes code 15, no piece
+  auto e = record_sfen(bad);
+  REQUIRE_FALSE(e);
+  CHECK(e.error().find("no piece") != std::string::npos);
+
+  bad = r;
+  bad.reserved = 3;
+  CHECK_FALSE(record_sfen(bad));
+  bad = r;
+  bad.result = 2;
+  CHECK_FALSE(record_sfen(bad));
+}
+
+TEST_CASE("gensfen writes quiet positions with a legal quiet best move, a bounded score and the game's result") {
+  Position::init();
+  const fs::path dir = temp_dir("gensfen");
+  GensfenOptions o;
+  o.output = (dir / "data.bin").string();
+  o.positions = 400;
+  o.threads = 2;
+  o.nodes = 300;
+  o.hash_mb = 4;
+  o.write_min_ply = 10;
+  o.eval_limit = 2000;
+  o.progress_seconds = 0;
+  o.seed = 5;
+  std::atomic<bool> stop{false};
+  std::ostringstream log;
+  auto summary = run_gensfen(o, log, stop);
+  REQUIRE_MESSAGE(summary, (summary ? "" : summary.error()));
+  CHECK(summary->positions_before == 0);
+  CHECK(summary->positions_written == 400);
+  CHECK(summary->games >= 1);
+  CHECK_FALSE(summary->interrupted);
+
+  const auto records = read_all(o.output);
+  REQUIRE(records.size() == 400);
+  CHECK(fs::file_size(o.output) == 400 * RECORD_SIZE);
+  int wins = 0, losses = 0;
+  for (const TrainingRecord& r : records) {
+    auto sfen = record_sfen(r);
+    REQUIRE(sfen);
+    Position p;
+    StateInfo s;
+    REQUIRE_MESSAGE(p.set(*sfen, &s, PieceLimits::Relaxed), *sfen);
+    INFO(*sfen);
+    CHECK_FALSE(p.in_check());
+    CHECK(p.game_ply() >= o.write_min_ply);
+    CHECK(std::abs(r.score) < o.eval_limit);
+    const Move m = p.to_move(Move16(r.move));
+    REQUIRE(m != MOVE_NONE);
+    CHECK(MoveList<LEGAL>(p).contains(m));
+    CHECK_FALSE(p.is_capture_or_promotion(m));
+    CHECK((r.result >= -1 && r.result <= 1));
+    wins += r.result == 1;
+    losses += r.result == -1;
+  }
+  // Both sides of decided games are written: a win for the mover here is a loss for the mover there.
+  CHECK(wins > 0);
+  CHECK(losses > 0);
+  // A game is written whole, its plies rising: within it the result flips with the side to move.
+  int checked = 0;
+  for (size_t i = 0; i + 1 < records.size(); ++i) {
+    const TrainingRecord &a = records[i], &b = records[i + 1];
+    if (b.ply <= a.ply || b.ply - a.ply > 2) continue;  // another game starts here
+    const bool same_mover = (b.ply - a.ply) % 2 == 0;
+    CHECK(b.result == (same_mover ? a.result : -a.result));
+    ++checked;
+  }
+  CHECK(checked > 300);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("gensfen continues a file, cuts a torn last record, and stops when asked") {
+  Position::init();
+  const fs::path dir = temp_dir("continue");
+  GensfenOptions o;
+  o.output = (dir / "data.bin").string();
+  o.positions = 100;
+  o.threads = 1;
+  o.nodes = 200;
+  o.hash_mb = 4;
+  o.progress_seconds = 0;
+  std::atomic<bool> stop{false};
+  std::ostringstream log;
+  REQUIRE(run_gensfen(o, log, stop));
+  const auto first = read_all(o.output);
+  REQUIRE(first.size() == 100);
+
+  // A killed writer left 10 bytes of a record behind.
+  {
+    std::ofstream out(o.output, std::ios::binary | std::ios::app);
+    out.write("0123456789", 10);
+  }
+  o.positions = 180;
+  auto more = run_gensfen(o, log, stop);
+  REQUIRE(more);
+  CHECK(more->torn_bytes_dropped == 10);
+  CHECK(more->positions_before == 100);
+  CHECK(more->positions_written == 80);
+  const auto second = read_all(o.output);
+  REQUIRE(second.size() == 180);
+  CHECK(fs::file_size(o.output) == 180 * RECORD_SIZE);
+  CHECK(std::equal(first.begin(), first.end(), second.begin(),
+                   [](const TrainingRecord& a, const TrainingRecord& b) { return a.position == b.position; }));
+  // The continued games are new ones, not a replay of the first run's.
+  CHECK(second[100].position != second[0].position);
+
+  // A file that is already full is left alone.
+  auto full = run_gensfen(o, log, stop);
+  REQUIRE(full);
+  CHECK(full->positions_written == 0);
+
+  // Asked to stop: nothing is written, and the run says it was interrupted.
+  o.positions = 10000;
+  stop = true;
+  auto stopped = run_gensfen(o, log, stop);
+  REQUIRE(stopped);
+  CHECK(stopped->interrupted);
+  CHECK(stopped->positions_written == 0);
+  CHECK(read_all(o.output).size() == 180);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("gensfen refuses bad options and a bad openings line with its file and line") {
+  Position::init();
+  const fs::path dir = temp_dir("bad");
+  std::atomic<bool> stop{false};
+  std::ostringstream log;
+  GensfenOptions o;
+  o.output = (dir / "data.bin").string();
+  o.progress_seconds = 0;
+  o.nodes = 0;
+  CHECK_FALSE(run_gensfen(o, log, stop));
+  o.nodes = 100;
+  o.openings = (dir / "openings.sfen").string();
+  {
+    std::ofstream out(o.openings);
+    out << "# a comment\n\nstartpos moves 7g7f 3c3d\nstartpos moves 7g7f 7g7f\n";
+  }
+  auto r = run_gensfen(o, log, stop);
+  REQUIRE_FALSE(r);
+  CHECK(r.error().find("openings.sfen:4: ") != std::string::npos);
+  CHECK_FALSE(fs::exists(o.output));
+
+  auto loaded = load_start_positions((dir / "missing.sfen").string());
+  REQUIRE_FALSE(loaded);
+  CHECK(loaded.error().find("cannot open") != std::string::npos);
+
+  std::ostringstream out, err;
+  CHECK(run_learn_command("gensfen", {"--output", o.output, "--nodse", "5"}, out, err) == 2);
+  CHECK(err.str().find("unknown option --nodse") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("shuffle splits the records into train and validation, each record once") {
+  Position::init();
+  const fs::path dir = temp_dir("shuffle");
+  GensfenOptions o;
+  o.positions = 120;
+  o.threads = 1;
+  o.nodes = 200;
+  o.hash_mb = 4;
+  o.progress_seconds = 0;
+  std::atomic<bool> stop{false};
+  std::ostringstream log;
+  o.output = (dir / "a.bin").string();
+  REQUIRE(run_gensfen(o, log, stop));
+  o.output = (dir / "b.bin").string();
+  o.positions = 80;
+  o.seed = 2;
+  REQUIRE(run_gensfen(o, log, stop));
+
+  std::ostringstream out, err;
+  const std::string train = (dir / "train.bin").string(), validation = (dir / "validation.bin").string();
+  REQUIRE_MESSAGE(run_learn_command("shuffle",
+                                    {"--train", train, "--validation", validation, "--validation-fraction", "0.1",
+                                     "--seed", "3", (dir / "a.bin").string(), (dir / "b.bin").string()},
+                                    out, err) == 0,
+                  err.str());
+  auto key = [](const TrainingRecord& r) { return std::string(reinterpret_cast<const char*>(&r), RECORD_SIZE); };
+  std::vector<std::string> in, split;
+  for (const char* f : {"a.bin", "b.bin"})
+    for (const auto& r : read_all(dir / f)) in.push_back(key(r));
+  const auto t = read_all(train), v = read_all(validation);
+  CHECK(v.size() == 20);
+  CHECK(t.size() == 180);
+  for (const auto& r : t) split.push_back(key(r));
+  for (const auto& r : v) split.push_back(key(r));
+  std::sort(in.begin(), in.end());
+  std::sort(split.begin(), split.end());
+  CHECK(in == split);
+
+  // A torn input is refused, naming the file.
+  {
+    std::ofstream torn(dir / "a.bin", std::ios::binary | std::ios::app);
+    torn.write("x", 1);
+  }
+  std::ostringstream out2, err2;
+  CHECK(run_learn_command("shuffle", {"--train", train, "--validation", validation, (dir / "a.bin").string()}, out2,
+                          err2) == 1);
+  CHECK(err2.str().find("a.bin") != std::string::npos);
+  fs::remove_all(dir);
+}
