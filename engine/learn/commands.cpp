@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "learn/gensfen.h"
+#include "learn/trainer.h"
 #include "learn/training_record.h"
 #include "rules/notation.h"
 
@@ -76,40 +77,6 @@ int usable_cpus() {
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
   return int(std::max(1u, std::thread::hardware_concurrency()));
-}
-
-// Reads whole files of records; a size that is not a multiple of the record size or a record that does not decode
-// is an error naming the file and the record.
-std::expected<std::vector<TrainingRecord>, std::string> read_records(const std::string& path) {
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) return std::unexpected(path + ": " + ec.message());
-  if (size % RECORD_SIZE)
-    return std::unexpected(path + ": " + std::to_string(size) + " bytes is not a whole number of " +
-                           std::to_string(RECORD_SIZE) +
-                           "-byte records (a torn file: gensfen cuts it when it continues)");
-  std::vector<TrainingRecord> records(size / RECORD_SIZE);
-  std::ifstream in(path, std::ios::binary);
-  if (!in.read(reinterpret_cast<char*>(records.data()), std::streamsize(size)))
-    return std::unexpected(path + ": cannot read");
-  for (size_t i = 0; i < records.size(); ++i)
-    if (auto sfen = record_sfen(records[i]); !sfen)
-      return std::unexpected(path + ": record " + std::to_string(i) + ": " + sfen.error());
-  return records;
-}
-
-std::expected<void, std::string> write_records(const std::string& path, const TrainingRecord* data, size_t n) {
-  // Into a temporary file first: a failed run never leaves half a data set under the real name.
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out.write(reinterpret_cast<const char*>(data), std::streamsize(n * RECORD_SIZE)) || !out.flush())
-      return std::unexpected(tmp + ": cannot write");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) return std::unexpected(path + ": " + ec.message());
-  return {};
 }
 
 int gensfen(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
@@ -208,25 +175,102 @@ int shuffle(const std::vector<std::string>& raw, std::ostream& out, std::ostream
   }
   std::vector<TrainingRecord> all;
   for (const std::string& path : args->words) {
-    auto records = read_records(path);
+    auto records = read_record_file(path);
     if (!records) {
       err << "shuffle: " << records.error() << '\n';
       return 1;
     }
     all.insert(all.end(), records->begin(), records->end());
   }
+  // The validation set takes whole games: positions of one game share its result, so a game split between the
+  // sets would let the validation loss see what training saw. gensfen writes a game's positions together with
+  // rising move numbers, so a move number that does not rise starts another game.
+  std::vector<std::pair<size_t, size_t>> games;  // [begin, end) in `all`
+  for (size_t i = 0; i < all.size(); ++i)
+    if (i == 0 || all[i].ply <= all[i - 1].ply)
+      games.push_back({i, i + 1});
+    else
+      games.back().second = i + 1;
   std::mt19937_64 rng(*seed);
-  std::shuffle(all.begin(), all.end(), rng);
-  const size_t validation = size_t(double(all.size()) * fraction);
+  std::shuffle(games.begin(), games.end(), rng);
+  const size_t wanted = size_t(double(all.size()) * fraction);
+  std::vector<TrainingRecord> split;
+  split.reserve(all.size());
+  size_t validation = 0;
+  for (const auto& [begin, end] : games) {
+    split.insert(split.end(), all.begin() + std::ptrdiff_t(begin), all.begin() + std::ptrdiff_t(end));
+    if (validation < wanted) validation = split.size();
+  }
+  all = std::move(split);
+  std::shuffle(all.begin(), all.begin() + std::ptrdiff_t(validation), rng);
+  std::shuffle(all.begin() + std::ptrdiff_t(validation), all.end(), rng);
   for (auto [path, first, n] : {std::tuple{args->values.at("validation"), size_t(0), validation},
                                 std::tuple{args->values.at("train"), validation, all.size() - validation}}) {
-    if (auto r = write_records(path, all.data() + first, n); !r) {
+    if (auto r = write_record_file(path, all.data() + first, n); !r) {
       err << "shuffle: " << r.error() << '\n';
       return 1;
     }
   }
   out << "shuffle: " << all.size() << " positions: " << all.size() - validation << " to " << args->values.at("train")
       << ", " << validation << " to " << args->values.at("validation") << '\n';
+  return 0;
+}
+
+// A floating-point option within [min, max].
+std::expected<double, std::string> real(const Args& a, const std::string& key, double fallback, double min,
+                                        double max) {
+  const auto it = a.values.find(key);
+  if (it == a.values.end()) return fallback;
+  char* end = nullptr;
+  const double v = std::strtod(it->second.c_str(), &end);
+  if (it->second.empty() || *end || !(v >= min && v <= max))
+    return std::unexpected("--" + key + " '" + it->second + "': expected a number from " + std::to_string(min) +
+                           " to " + std::to_string(max));
+  return v;
+}
+
+int learn(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
+  auto args = parse_args(raw, {"validation", "output", "init", "epochs", "batch", "lr", "lr-decay", "lambda", "scale",
+                               "l2", "threads", "seed"});
+  if (!args || args->words.empty() || !args->values.contains("output")) {
+    err << "learn: "
+        << (args ? "usage: learn --output WEIGHTS [--validation FILE] [--epochs N] [--lambda L] ... TRAIN..."
+                 : args.error())
+        << '\n';
+    return 2;
+  }
+  TrainOptions o;
+  o.train = args->words;
+  o.output = args->values.at("output");
+  if (args->values.contains("validation")) o.validation = args->values.at("validation");
+  if (args->values.contains("init")) o.init = args->values.at("init");
+  o.threads = usable_cpus();
+  std::string error;
+  auto keep = [&](auto r, auto& field) {
+    if (r)
+      field = *r;
+    else if (error.empty())
+      error = r.error();
+  };
+  keep(number<int>(*args, "epochs", o.epochs, 1, 100000), o.epochs);
+  keep(number<int>(*args, "batch", o.batch, 1, 1 << 24), o.batch);
+  keep(number<int>(*args, "threads", o.threads, 1, 1024), o.threads);
+  keep(number<uint64_t>(*args, "seed", o.seed, 0, UINT64_MAX), o.seed);
+  keep(real(*args, "lr", o.learning_rate, 1e-9, 1e6), o.learning_rate);
+  keep(real(*args, "lr-decay", o.lr_decay, 0, 1), o.lr_decay);
+  keep(real(*args, "lambda", o.lambda, 0, 1), o.lambda);
+  keep(real(*args, "scale", o.scale, 0, 1e6), o.scale);
+  keep(real(*args, "l2", o.l2, 0, 1e6), o.l2);
+  if (!error.empty()) {
+    err << "learn: " << error << '\n';
+    return 2;
+  }
+  auto summary = train(o, out);
+  if (!summary) {
+    err << "learn: " << summary.error() << '\n';
+    return 1;
+  }
+  out << "learn: wrote " << o.output << '\n';
   return 0;
 }
 
@@ -268,13 +312,16 @@ int records(const std::vector<std::string>& raw, std::ostream& out, std::ostream
 
 }  // namespace
 
-bool is_learn_command(const std::string& name) { return name == "gensfen" || name == "shuffle" || name == "records"; }
+bool is_learn_command(const std::string& name) {
+  return name == "gensfen" || name == "shuffle" || name == "records" || name == "learn";
+}
 
 int run_learn_command(const std::string& name, const std::vector<std::string>& args, std::ostream& out,
                       std::ostream& err) {
   if (name == "gensfen") return gensfen(args, out, err);
   if (name == "shuffle") return shuffle(args, out, err);
   if (name == "records") return records(args, out, err);
+  if (name == "learn") return learn(args, out, err);
   err << "unknown command " << name << '\n';
   return 2;
 }

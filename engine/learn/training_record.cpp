@@ -1,6 +1,8 @@
 #include "learn/training_record.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 namespace shogi::learn {
 
@@ -80,6 +82,40 @@ std::expected<std::string, std::string> record_sfen(const TrainingRecord& record
   auto setup = unpack_position(record);
   if (!setup) return std::unexpected(setup.error());
   return to_sfen(*setup);
+}
+
+// Reads whole files of records; a size that is not a multiple of the record size or a record that does not decode
+// is an error naming the file and the record.
+std::expected<std::vector<TrainingRecord>, std::string> read_record_file(const std::string& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) return std::unexpected(path + ": " + ec.message());
+  if (size % RECORD_SIZE)
+    return std::unexpected(path + ": " + std::to_string(size) + " bytes is not a whole number of " +
+                           std::to_string(RECORD_SIZE) +
+                           "-byte records (a torn file: gensfen cuts it when it continues)");
+  std::vector<TrainingRecord> records(size / RECORD_SIZE);
+  std::ifstream in(path, std::ios::binary);
+  if (!in.read(reinterpret_cast<char*>(records.data()), std::streamsize(size)))
+    return std::unexpected(path + ": cannot read");
+  for (size_t i = 0; i < records.size(); ++i)
+    if (auto sfen = record_sfen(records[i]); !sfen)
+      return std::unexpected(path + ": record " + std::to_string(i) + ": " + sfen.error());
+  return records;
+}
+
+std::expected<void, std::string> write_record_file(const std::string& path, const TrainingRecord* data, size_t n) {
+  // Into a temporary file first: a failed run never leaves half a data set under the real name.
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out.write(reinterpret_cast<const char*>(data), std::streamsize(n * RECORD_SIZE)) || !out.flush())
+      return std::unexpected(tmp + ": cannot write");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) return std::unexpected(path + ": " + ec.message());
+  return {};
 }
 
 }  // namespace shogi::learn

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <expected>
 #include <string>
+#include <vector>
 
 #include "rules/position.h"
 #include "rules/sfen.h"
@@ -43,5 +44,11 @@ std::array<uint8_t, 56> pack_position(const Position& pos);
 std::expected<BoardSetup, std::string> unpack_position(const TrainingRecord& record);
 // The record's position as an SFEN with its move number, for Position::set and for people.
 std::expected<std::string, std::string> record_sfen(const TrainingRecord& record);
+
+// A whole file of records, each checked: a size that is not a whole number of records, or a record that does not
+// decode, is an error naming the file (and the record).
+std::expected<std::vector<TrainingRecord>, std::string> read_record_file(const std::string& path);
+// Writes n records through a temporary file renamed into place, so that a failure never leaves half a file.
+std::expected<void, std::string> write_record_file(const std::string& path, const TrainingRecord* data, size_t n);
 
 }  // namespace shogi::learn

@@ -22,6 +22,18 @@ Engine::~Engine() {
 
 Value Engine::static_eval() const { return evaluate(position()); }
 
+std::expected<void, std::string> Engine::set_eval_file(const std::string& path) {
+  wait_for_search_finished();
+  if (path.empty()) {
+    set_kp_weights(nullptr);
+    return {};
+  }
+  auto weights = kp::load_weights(path);
+  if (!weights) return std::unexpected(weights.error());
+  set_kp_weights(std::move(*weights));
+  return {};
+}
+
 void Engine::set_callbacks(SearchCallbacks callbacks) {
   wait_for_search_finished();
   shared_.callbacks = std::move(callbacks);

@@ -34,6 +34,9 @@ class Engine {
   const Position& position() const { return record_.position(); }
   // The static evaluation of the current position, from the side to move's view (the `eval` command).
   Value static_eval() const;
+  // Learned evaluation weights from a file (search/kp_eval.h); an empty path selects the hand-written evaluation.
+  // On error the evaluation in use stays. Waits for a running search first.
+  std::expected<void, std::string> set_eval_file(const std::string& path);
 
   // Take effect at the next ready() (USI `isready`), where the heavy work belongs.
   void set_hash_size(size_t mb) { hash_mb_ = mb; }

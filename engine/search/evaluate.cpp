@@ -11,6 +11,19 @@ const Weights WEIGHTS{};
 }
 
 namespace {
+// Read at every evaluation, written only between searches (USI setoption), so a plain pointer is enough; the
+// shared_ptr keeps the table alive.
+std::shared_ptr<const kp::Weights> g_kp_owner;
+const kp::Weights* g_kp = nullptr;
+}  // namespace
+
+void set_kp_weights(std::shared_ptr<const kp::Weights> weights) {
+  g_kp_owner = std::move(weights);
+  g_kp = g_kp_owner.get();
+}
+const kp::Weights* kp_weights() { return g_kp; }
+
+namespace {
 
 using eval::WEIGHTS;
 
@@ -79,6 +92,7 @@ Value evaluate_black(const Position& pos) {
 }
 
 Value evaluate(const Position& pos) {
+  if (g_kp) return kp::evaluate(*g_kp, pos);
   const Value v = evaluate_black(pos);
   return (pos.side_to_move() == BLACK ? v : -v) + WEIGHTS.tempo;
 }

@@ -1,6 +1,7 @@
 #include "search/search.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include "rules/movegen.h"
@@ -184,6 +185,22 @@ void Worker::run_mate_search() {
   if (sh.callbacks.on_checkmate) sh.callbacks.on_checkmate(status, r.pv);
 }
 
+Value Worker::static_eval(const Position& pos, Stack* ss) {
+  const kp::Weights* w = kp_weights();
+  if (!w) return evaluate(pos);
+  kp::Accumulator& acc = ss->acc;
+  if (acc.key != pos.key()) {
+    // From the parent's sums when the parent was evaluated (the usual case), else from scratch.
+    const StateInfo* previous = pos.state()->previous;
+    const kp::Accumulator& parent = (ss - 1)->acc;
+    if (!(ss->ply > 0 && previous && parent.key == previous->key() &&
+          kp::update(*w, pos, (ss - 1)->current_move, parent, acc)))
+      kp::refresh(*w, pos, acc);
+  }
+  assert(kp::evaluate(*w, pos, acc) == kp::evaluate(*w, pos));
+  return kp::evaluate(*w, pos, acc);
+}
+
 void Worker::report(int depth, Milliseconds elapsed) const {
   if (!shared_.callbacks.on_info) return;
   const uint64_t nodes = shared_.threads.nodes_searched();
@@ -363,7 +380,7 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
   if (!root_node) {
     // Step 1: aborted search, repetition, maximum ply.
     if (sh.stop.load(std::memory_order_relaxed)) return VALUE_ZERO;
-    if (ss->ply >= MAX_PLY - 2) return ss->in_check ? VALUE_ZERO : evaluate(pos);
+    if (ss->ply >= MAX_PLY - 2) return ss->in_check ? VALUE_ZERO : static_eval(pos, ss);
     switch (pos.repetition(2, 32)) {
       case Repetition::Draw: return us == root_color_ ? draw_value() : -draw_value();
       case Repetition::Win: return VALUE_PERPETUAL;
@@ -434,10 +451,10 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
     if (excluded) {
       eval = ss->static_eval;
     } else if (tt_hit) {
-      ss->static_eval = eval = tte->eval() == VALUE_NONE ? evaluate(pos) : tte->eval();
+      ss->static_eval = eval = tte->eval() == VALUE_NONE ? static_eval(pos, ss) : tte->eval();
       if (tt_value != VALUE_NONE && (tte->bound() & (tt_value > eval ? BOUND_LOWER : BOUND_UPPER))) eval = tt_value;
     } else {
-      ss->static_eval = eval = evaluate(pos);
+      ss->static_eval = eval = static_eval(pos, ss);
       sh.tt.save(tte, key, VALUE_NONE, ss->tt_pv, BOUND_NONE, DEPTH_NONE, MOVE16_NONE, eval);
     }
     improving = (ss - 2)->static_eval == VALUE_NONE ? (ss - 4)->static_eval == VALUE_NONE || ss->static_eval > (ss - 4)->static_eval
@@ -687,7 +704,7 @@ Value Worker::qsearch(Position& pos, Stack* ss, Value alpha, Value beta, Depth d
   ss->in_check = pos.in_check();
   if (pv_node && sel_depth_ < ss->ply + 1) sel_depth_ = ss->ply + 1;
   if (sh.stop.load(std::memory_order_relaxed)) return VALUE_ZERO;
-  if (ss->ply >= MAX_PLY - 2) return ss->in_check ? VALUE_ZERO : evaluate(pos);
+  if (ss->ply >= MAX_PLY - 2) return ss->in_check ? VALUE_ZERO : static_eval(pos, ss);
 
   const Depth tt_depth = ss->in_check || depth >= DEPTH_QS_CHECKS ? DEPTH_QS_CHECKS : DEPTH_QS_NO_CHECKS;
   const Key key = pos.key();
@@ -711,11 +728,11 @@ Value Worker::qsearch(Position& pos, Stack* ss, Value alpha, Value beta, Depth d
     best_value = futility_base = -VALUE_INFINITE;
   } else {
     if (tt_hit) {
-      ss->static_eval = best_value = tte->eval() == VALUE_NONE ? evaluate(pos) : tte->eval();
+      ss->static_eval = best_value = tte->eval() == VALUE_NONE ? static_eval(pos, ss) : tte->eval();
       if (tt_value != VALUE_NONE && (tte->bound() & (tt_value > best_value ? BOUND_LOWER : BOUND_UPPER)))
         best_value = tt_value;
     } else {
-      ss->static_eval = best_value = evaluate(pos);
+      ss->static_eval = best_value = static_eval(pos, ss);
     }
     // Stand pat: the side to move is not forced to capture.
     if (best_value >= beta) {

@@ -15,6 +15,7 @@
 #include "rules/game_end.h"
 #include "rules/position.h"
 #include "search/history.h"
+#include "search/kp_eval.h"
 #include "search/limits.h"
 #include "search/timeman.h"
 #include "search/tt.h"
@@ -122,6 +123,7 @@ class Worker {
     bool tt_pv = false;
     bool capture = false;
     int half_extensions = 0;  // halved extensions carried along the path (two make one ply)
+    kp::Accumulator acc;      // the learned evaluation's sums for this ply's position, when it was evaluated
   };
 
   void main_search();
@@ -131,6 +133,8 @@ class Worker {
   template <NodeType Nt>
   Value qsearch(Position& pos, Stack* ss, Value alpha, Value beta, Depth depth = 0);
 
+  // The static evaluation of pos at ss: the learned one through the stack's accumulators when it is in use.
+  Value static_eval(const Position& pos, Stack* ss);
   Value draw_value() const;
   int extension_limit_scale(bool pv_node, int ply) const;
   void update_quiet_stats(Stack* ss, Move move, int bonus);

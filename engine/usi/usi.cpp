@@ -141,6 +141,14 @@ void UsiLoop::add_options() {
                Option::spin(0, 0, MAX_PLY - 10, [&so](const Option& o) { so.depth_limit = int(o.as_int()); }));
   options_.add("NodesLimit", Option::spin(0, 0, int64_t(1) << 50,
                                           [&so](const Option& o) { so.nodes_limit = uint64_t(o.as_int()); }));
+  // A learned evaluation from a file (shogi-arena-engine learn); <empty> is the built-in hand-written one.
+  options_.add("EvalFile", Option::string("", [this](const Option& o) {
+                 const std::string path = o.as_string() == "<empty>" ? std::string() : o.as_string();
+                 if (auto r = engine_.set_eval_file(path); !r)
+                   info_string("EvalFile: " + r.error() + " (the evaluation in use is unchanged)");
+                 else
+                   info_string("EvalFile: " + (path.empty() ? std::string("the hand-written evaluation") : path));
+               }));
   options_.add("HashStatistics",
                Option::check(false, [this](const Option& o) { engine_.set_hash_statistics(o.as_bool()); }));
 }
@@ -349,7 +357,8 @@ void UsiLoop::release_held_answer() {
 }
 
 void UsiLoop::cmd_perft(int depth) {
-  const uint64_t nodes = engine_.perft(depth, [this](Move m, uint64_t n) { print(to_usi(m) + ": " + std::to_string(n)); });
+  const uint64_t nodes =
+      engine_.perft(depth, [this](Move m, uint64_t n) { print(to_usi(m) + ": " + std::to_string(n)); });
   print("");
   print("Nodes searched: " + std::to_string(nodes));
 }

@@ -3,12 +3,15 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
 
+#include "rules/game_end.h"
 #include "rules/notation.h"
+#include "search/kp_eval.h"
 #include "usi/bench.h"
 #include "usi/usi.h"
 
@@ -347,4 +350,40 @@ TEST_CASE("usi: the input stream is untied from the output, so reading never flu
   in.tie(&out);
   shogi::usi::UsiLoop loop(in, out);
   CHECK(in.tie() == nullptr);
+}
+
+TEST_CASE("EvalFile: a missing or foreign file is refused in one line and the evaluation stays; a weights file is used") {
+  Session s;
+  s.send("position startpos");
+  s.send("eval");
+  const std::string before = s.text().substr(s.text().rfind("info string eval"));
+  s.send("setoption name EvalFile value /nonexistent/weights.bin");
+  CHECK(s.count("info string EvalFile: /nonexistent/weights.bin: cannot open (the evaluation in use is unchanged)\n") ==
+        1);
+  s.send("eval");
+  CHECK(s.text().substr(s.text().rfind("info string eval")) == before);
+
+  // Weights that value a pawn in hand at 5,000 centipawns: the evaluation of a position with one shows it.
+  const std::string path = (std::filesystem::temp_directory_path() / "shogi-arena-usi-evalfile.bin").string();
+  kp::Weights w;
+  w.p[size_t(kp::hand_feature(BLACK, BLACK, PAWN, 0))] = int16_t(2500 * kp::WEIGHT_SCALE / 2);
+  w.p[size_t(kp::hand_feature(WHITE, BLACK, PAWN, 0))] = int16_t(-2500 * kp::WEIGHT_SCALE / 2);
+  REQUIRE(kp::save_weights(w, path));
+  s.send("setoption name EvalFile value " + path);
+  CHECK(s.count("info string EvalFile: " + path + "\n") == 1);
+  s.send("position sfen 4k4/9/9/9/9/9/9/9/4K4 b P 1");
+  s.send("eval");
+  CHECK(s.text().find("info string eval 2500 ") != std::string::npos);
+  s.send("position startpos");
+  s.send("go nodes 3000");
+  s.wait();
+  GameRecord g;
+  REQUIRE(g.start("startpos"));
+  CHECK(parse_usi_move(g.position(), s.last_bestmove()).has_value());
+  // <empty> goes back to the hand-written evaluation.
+  s.send("setoption name EvalFile value <empty>");
+  CHECK(s.count("info string EvalFile: the hand-written evaluation\n") == 1);
+  s.send("eval");
+  CHECK(s.text().substr(s.text().rfind("info string eval")) == before);
+  std::filesystem::remove(path);
 }

@@ -1,0 +1,360 @@
+#include "learn/trainer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <ostream>
+#include <random>
+#include <thread>
+
+#include "search/eval_weights.h"
+
+namespace shogi::learn {
+
+namespace {
+
+// The features of a record's position for both sides, read straight from its bytes (no Position needed).
+struct Sample {
+  Color side_to_move = BLACK;
+  Square king[COLOR_NB] = {SQ_NONE, SQ_NONE};  // each side's king on its own turned board
+  int count = 0;
+  int features[COLOR_NB][kp::MAX_ACTIVE];
+};
+
+void decode(const TrainingRecord& r, Sample& out) {
+  const uint8_t* bytes = r.position.data();
+  size_t bit = 0;
+  auto get = [&](int bits) {
+    uint64_t word = 0;
+    std::memcpy(&word, bytes + bit / 8, std::min<size_t>(8, r.position.size() - bit / 8));
+    const uint32_t v = uint32_t(word >> (bit % 8)) & ((1u << bits) - 1);
+    bit += size_t(bits);
+    return v;
+  };
+  out.count = 0;
+  out.king[BLACK] = out.king[WHITE] = SQ_NONE;
+  for (int s = 0; s < SQ_NB; ++s) {
+    const Piece pc = Piece(get(5));
+    if (pc == NO_PIECE) continue;
+    if (type_of(pc) == KING) {
+      const Color c = color_of(pc);
+      out.king[c] = c == BLACK ? Square(s) : flip(Square(s));
+      continue;
+    }
+    if (out.count >= kp::MAX_ACTIVE - 2 * kp::HAND_SLOTS_TOTAL) continue;  // not a real game position
+    out.features[BLACK][out.count] = kp::board_feature(BLACK, pc, Square(s));
+    out.features[WHITE][out.count] = kp::board_feature(WHITE, pc, Square(s));
+    ++out.count;
+  }
+  out.side_to_move = get(1) ? WHITE : BLACK;
+  constexpr int HAND_BITS[HAND_TYPE_END] = {0, 5, 3, 3, 3, 2, 2, 3};
+  for (Color owner : {BLACK, WHITE})
+    for (int pt = HAND_TYPE_BEGIN; pt < HAND_TYPE_END; ++pt) {
+      const int n = std::min(int(get(HAND_BITS[pt])), kp::HAND_SLOTS[pt]);
+      for (int i = 0; i < n; ++i) {
+        out.features[BLACK][out.count] = kp::hand_feature(BLACK, owner, PieceType(pt), i);
+        out.features[WHITE][out.count] = kp::hand_feature(WHITE, owner, PieceType(pt), i);
+        ++out.count;
+      }
+    }
+}
+
+double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+// Cross-entropy of prediction p against target t, clamped away from log(0).
+double cross_entropy(double p, double t) {
+  p = std::clamp(p, 1e-12, 1 - 1e-12);
+  return -(t * std::log(p) + (1 - t) * std::log(1 - p));
+}
+
+double target(const TrainingRecord& r, double scale, double lambda) {
+  return lambda * sigmoid(r.score / scale) + (1 - lambda) * (r.result + 1) / 2.0;
+}
+
+// The trainable parameters in float centipawns. The mirror symmetry is built in through canonical indices: a
+// weight and its mirror image map to one parameter, so they receive the same gradient and stay equal.
+class Model {
+ public:
+  static constexpr size_t P_BASE = 0;
+  static constexpr size_t KP_BASE = kp::FEATURES;
+  static constexpr size_t TEMPO = KP_BASE + size_t(SQ_NB) * kp::FEATURES;
+  static constexpr size_t SIZE = TEMPO + 1;
+
+  Model() : params_(SIZE, 0.0f), p_index_(kp::FEATURES), kp_index_(size_t(SQ_NB) * kp::FEATURES) {
+    for (int f = 0; f < kp::FEATURES; ++f)
+      p_index_[size_t(f)] = uint32_t(P_BASE + size_t(std::min(f, kp::mirror_feature(f))));
+    for (int k = 0; k < SQ_NB; ++k)
+      for (int f = 0; f < kp::FEATURES; ++f) {
+        int ck = k, cf = f;
+        if (file_of(Square(k)) > FILE_5) {
+          ck = kp::mirror(Square(k));
+          cf = kp::mirror_feature(f);
+        } else if (file_of(Square(k)) == FILE_5) {
+          cf = std::min(f, kp::mirror_feature(f));
+        }
+        kp_index_[size_t(k) * kp::FEATURES + size_t(f)] = uint32_t(KP_BASE + size_t(ck) * kp::FEATURES + size_t(cf));
+      }
+  }
+
+  void init_from_hand_written() {
+    const eval::Weights& hw = eval::WEIGHTS;
+    // A piece's value is split between the two sides' sums: +v/2 as one's own piece, -v/2 as the opponent's.
+    for (int c = 0; c < 2; ++c)
+      for (int pt = PAWN; pt <= DRAGON; ++pt) {
+        if (pt == KING) continue;
+        for (int s = 0; s < SQ_NB; ++s) {
+          const int f = kp::board_feature(BLACK, make_piece(Color(c), PieceType(pt)), Square(s));
+          params_[p_index_[size_t(f)]] = float(c == BLACK ? hw.board[pt] : -hw.board[pt]) / 2;
+        }
+      }
+    for (int c = 0; c < 2; ++c)
+      for (int pt = HAND_TYPE_BEGIN; pt < HAND_TYPE_END; ++pt)
+        for (int i = 0; i < kp::HAND_SLOTS[pt]; ++i) {
+          const int f = kp::hand_feature(BLACK, Color(c), PieceType(pt), i);
+          params_[p_index_[size_t(f)]] = float(c == BLACK ? hw.hand[pt] : -hw.hand[pt]) / 2;
+        }
+    params_[TEMPO] = float(hw.tempo);
+  }
+
+  void init_from(const kp::Weights& w) {
+    for (int f = 0; f < kp::FEATURES; ++f) params_[p_index_[size_t(f)]] = float(w.p[size_t(f)]) / kp::WEIGHT_SCALE;
+    for (size_t i = 0; i < kp_index_.size(); ++i) params_[kp_index_[i]] = float(w.kp[i]) / kp::WEIGHT_SCALE;
+    params_[TEMPO] = float(w.tempo) / kp::WEIGHT_SCALE;
+  }
+
+  kp::Weights export_weights() const {
+    kp::Weights w;
+    auto q = [](float v) {
+      return int16_t(std::clamp<long>(std::lround(double(v) * kp::WEIGHT_SCALE), INT16_MIN, INT16_MAX));
+    };
+    for (int f = 0; f < kp::FEATURES; ++f) w.p[size_t(f)] = q(params_[p_index_[size_t(f)]]);
+    for (size_t i = 0; i < kp_index_.size(); ++i) w.kp[i] = q(params_[kp_index_[i]]);
+    w.tempo = int32_t(std::lround(double(params_[TEMPO]) * kp::WEIGHT_SCALE));
+    return w;
+  }
+
+  // The evaluation from the side to move's view, in centipawns.
+  double eval(const Sample& s) const {
+    double v = 0;
+    for (int c = 0; c < 2; ++c) {
+      double side = 0;
+      const int* f = s.features[c];
+      const uint32_t* kpi = s.king[c] == SQ_NONE ? nullptr : &kp_index_[size_t(s.king[c]) * kp::FEATURES];
+      for (int i = 0; i < s.count; ++i) {
+        side += params_[p_index_[size_t(f[i])]];
+        if (kpi) side += params_[kpi[f[i]]];
+      }
+      v += c == BLACK ? side : -side;
+    }
+    return (s.side_to_move == BLACK ? v : -v) + params_[TEMPO];
+  }
+
+  // Adds d(loss)/d(eval from the side to move) = g to the gradient of every parameter the sample uses.
+  void add_gradient(const Sample& s, double g, std::vector<float>& grad) const {
+    const double gb = s.side_to_move == BLACK ? g : -g;  // d(loss)/d(eval from black)
+    for (int c = 0; c < 2; ++c) {
+      const float gs = float(c == BLACK ? gb : -gb);
+      const int* f = s.features[c];
+      const uint32_t* kpi = s.king[c] == SQ_NONE ? nullptr : &kp_index_[size_t(s.king[c]) * kp::FEATURES];
+      for (int i = 0; i < s.count; ++i) {
+        grad[p_index_[size_t(f[i])]] += gs;
+        if (kpi) grad[kpi[f[i]]] += gs;
+      }
+    }
+    grad[TEMPO] += float(g);
+  }
+
+  std::vector<float>& params() { return params_; }
+
+ private:
+  std::vector<float> params_;
+  std::vector<uint32_t> p_index_, kp_index_;
+};
+
+double sample_loss(const Model& m, const TrainingRecord& r, double scale, double lambda) {
+  Sample s;
+  decode(r, s);
+  return cross_entropy(sigmoid(m.eval(s) / scale), target(r, scale, lambda));
+}
+
+// Mean loss over records, summed by the threads over contiguous ranges and added in order.
+double mean_loss(const Model& m, const std::vector<TrainingRecord>& records, double scale, double lambda, int threads) {
+  if (records.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> sums(size_t(threads), 0);
+  std::vector<std::thread> pool;
+  const size_t chunk = (records.size() + size_t(threads) - 1) / size_t(threads);
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      const size_t begin = size_t(t) * chunk, end = std::min(records.size(), begin + chunk);
+      for (size_t i = begin; i < end; ++i) sums[size_t(t)] += sample_loss(m, records[i], scale, lambda);
+    });
+  for (auto& th : pool) th.join();
+  double total = 0;
+  for (double s : sums) total += s;
+  return total / double(records.size());
+}
+
+}  // namespace
+
+double fit_scale(const std::vector<TrainingRecord>& records) {
+  // The loss of sigmoid(score / K) against the results is unimodal in K: a golden-section search on log K.
+  const size_t step = std::max<size_t>(1, records.size() / 200000);
+  auto loss = [&](double k) {
+    double sum = 0;
+    for (size_t i = 0; i < records.size(); i += step)
+      sum += cross_entropy(sigmoid(records[i].score / k), (records[i].result + 1) / 2.0);
+    return sum;
+  };
+  double lo = std::log(20.0), hi = std::log(20000.0);
+  const double ratio = (std::sqrt(5.0) - 1) / 2;
+  double a = hi - ratio * (hi - lo), b = lo + ratio * (hi - lo);
+  double fa = loss(std::exp(a)), fb = loss(std::exp(b));
+  for (int i = 0; i < 60; ++i) {
+    if (fa < fb) {
+      hi = b;
+      b = a;
+      fb = fa;
+      a = hi - ratio * (hi - lo);
+      fa = loss(std::exp(a));
+    } else {
+      lo = a;
+      a = b;
+      fa = fb;
+      b = lo + ratio * (hi - lo);
+      fb = loss(std::exp(b));
+    }
+  }
+  return std::exp((lo + hi) / 2);
+}
+
+std::expected<std::vector<TrainingRecord>, std::string> load_records(const std::vector<std::string>& paths) {
+  std::vector<TrainingRecord> all;
+  for (const std::string& path : paths) {
+    auto records = read_record_file(path);
+    if (!records) return std::unexpected(records.error());
+    all.insert(all.end(), records->begin(), records->end());
+  }
+  return all;
+}
+
+double evaluate_loss(const kp::Weights& w, const std::vector<TrainingRecord>& records, double scale, double lambda) {
+  Model m;
+  m.init_from(w);
+  return mean_loss(m, records, scale, lambda, 1);
+}
+
+std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostream& log) {
+  if (o.train.empty()) return std::unexpected("no training data given");
+  if (o.output.empty()) return std::unexpected("no output weights file given");
+  if (o.epochs < 1 || o.batch < 1 || o.threads < 1)
+    return std::unexpected("epochs, batch and threads must be positive");
+  if (!(o.lambda >= 0 && o.lambda <= 1)) return std::unexpected("lambda must be from 0 to 1");
+  if (!(o.learning_rate > 0)) return std::unexpected("the learning rate must be positive");
+
+  auto train_set = load_records(o.train);
+  if (!train_set) return std::unexpected(train_set.error());
+  if (train_set->empty()) return std::unexpected("the training data holds no records");
+  std::vector<TrainingRecord> validation;
+  if (!o.validation.empty()) {
+    auto v = read_record_file(o.validation);
+    if (!v) return std::unexpected(v.error());
+    validation = std::move(*v);
+  }
+
+  Model model;
+  if (o.init.empty()) {
+    model.init_from_hand_written();
+  } else {
+    auto w = kp::load_weights(o.init);
+    if (!w) return std::unexpected(w.error());
+    model.init_from(**w);
+  }
+
+  TrainSummary summary;
+  summary.train_positions = train_set->size();
+  summary.validation_positions = validation.size();
+  summary.scale = o.scale > 0 ? o.scale : fit_scale(*train_set);
+  const double k = summary.scale;
+  summary.initial_validation_loss = mean_loss(model, validation, k, o.lambda, o.threads);
+  {
+    double sum = 0;
+    for (const auto& r : validation) sum += cross_entropy(sigmoid(r.score / k), target(r, k, o.lambda));
+    summary.score_only_validation_loss =
+        validation.empty() ? std::numeric_limits<double>::quiet_NaN() : sum / double(validation.size());
+  }
+  log << "learn: " << summary.train_positions << " training positions, " << summary.validation_positions
+      << " validation positions; scale K = " << k << " cp" << (o.scale > 0 ? "" : " (fitted)") << ", lambda "
+      << o.lambda << std::endl;
+  log << "learn: validation loss at the start " << summary.initial_validation_loss
+      << "; with the search's own scores as the evaluation it would be " << summary.score_only_validation_loss
+      << std::endl;
+
+  std::vector<float>& params = model.params();
+  std::vector<float> m1(params.size(), 0), m2(params.size(), 0);
+  std::vector<std::vector<float>> grads(size_t(o.threads), std::vector<float>(params.size(), 0));
+  std::vector<double> losses(size_t(o.threads));
+  std::vector<uint32_t> order(train_set->size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = uint32_t(i);
+  std::mt19937_64 rng(o.seed);
+  const double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
+  uint64_t step = 0;
+  double lr = o.learning_rate;
+
+  for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+    std::shuffle(order.begin(), order.end(), rng);
+    double epoch_loss = 0;
+    for (size_t begin = 0; begin < order.size(); begin += size_t(o.batch)) {
+      const size_t end = std::min(order.size(), begin + size_t(o.batch));
+      const size_t chunk = (end - begin + size_t(o.threads) - 1) / size_t(o.threads);
+      std::vector<std::thread> pool;
+      for (int t = 0; t < o.threads; ++t)
+        pool.emplace_back([&, t] {
+          std::vector<float>& g = grads[size_t(t)];
+          std::fill(g.begin(), g.end(), 0.0f);
+          double loss = 0;
+          Sample s;
+          const size_t from = begin + size_t(t) * chunk, to = std::min(end, from + chunk);
+          for (size_t i = from; i < to; ++i) {
+            const TrainingRecord& r = (*train_set)[order[i]];
+            decode(r, s);
+            const double p = sigmoid(model.eval(s) / k), tgt = target(r, k, o.lambda);
+            loss += cross_entropy(p, tgt);
+            // d(cross-entropy)/d(eval) for a sigmoid output is (p - target) / K.
+            model.add_gradient(s, (p - tgt) / k, g);
+          }
+          losses[size_t(t)] = loss;
+        });
+      for (auto& th : pool) th.join();
+      for (int t = 1; t < o.threads; ++t)
+        for (size_t i = 0; i < params.size(); ++i) grads[0][i] += grads[size_t(t)][i];
+      for (double l : losses) epoch_loss += l;
+
+      // Adam on the batch's mean gradient. Parameters no sample of the batch touched have a zero gradient; their
+      // moments decay, as in dense Adam.
+      ++step;
+      const double n = double(end - begin);
+      const double c1 = 1 - std::pow(beta1, double(step)), c2 = 1 - std::pow(beta2, double(step));
+      for (size_t i = 0; i < params.size(); ++i) {
+        double g = grads[0][i] / n;
+        if (o.l2 > 0 && i >= Model::KP_BASE && i < Model::TEMPO) g += o.l2 * params[i];
+        if (g == 0 && m1[i] == 0 && m2[i] == 0) continue;
+        m1[i] = float(beta1 * m1[i] + (1 - beta1) * g);
+        m2[i] = float(beta2 * m2[i] + (1 - beta2) * g * g);
+        params[i] -= float(lr * (m1[i] / c1) / (std::sqrt(m2[i] / c2) + epsilon));
+      }
+    }
+    EpochReport report;
+    report.epoch = epoch;
+    report.train_loss = epoch_loss / double(order.size());
+    report.validation_loss = mean_loss(model, validation, k, o.lambda, o.threads);
+    summary.epochs.push_back(report);
+    log << "learn: epoch " << epoch << ": training loss " << report.train_loss << ", validation loss "
+        << report.validation_loss << ", step size " << lr << " cp" << std::endl;
+    if (auto r = kp::save_weights(model.export_weights(), o.output); !r) return std::unexpected(r.error());
+    lr *= o.lr_decay;
+  }
+  return summary;
+}
+
+}  // namespace shogi::learn

@@ -1,0 +1,62 @@
+#pragma once
+// Trains the KP evaluation (search/kp_eval.h) on gensfen records with the "elmo" loss: the evaluation's win
+// probability sigmoid(eval / K) is fitted by cross-entropy to a target that mixes the search's own prediction
+// sigmoid(score / K) (weight lambda) with the game's result (weight 1 - lambda). Adam on minibatches, with the
+// board's left-right mirror symmetry built in (a weight and its mirror are one parameter). Deterministic for a seed
+// and a thread count: batches are shuffled by the seed and the threads' gradients are added in a fixed order.
+
+#include <cstdint>
+#include <expected>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "learn/training_record.h"
+#include "search/kp_eval.h"
+
+namespace shogi::learn {
+
+struct TrainOptions {
+  std::vector<std::string> train;  // record files
+  std::string validation;          // record file (may be empty: then no validation loss)
+  std::string output;              // weights file, written after every epoch
+  std::string init;                // start from these weights; empty: material from the hand-written evaluation
+  int epochs = 10;
+  int batch = 16384;
+  double learning_rate = 1.0;  // Adam step size, in centipawns
+  double lr_decay = 0.7;       // per epoch
+  double lambda = 0.5;         // weight of the search score in the target (1 - lambda: the game's result)
+  double scale = 0;            // K in centipawns; 0 = fitted to the training data's scores and results
+  double l2 = 0;               // L2 penalty on the king-relative weights, per batch
+  int threads = 1;
+  uint64_t seed = 1;
+};
+
+struct EpochReport {
+  int epoch = 0;
+  double train_loss = 0;       // mean over the epoch's batches, before each batch's update
+  double validation_loss = 0;  // after the epoch (NaN without a validation set)
+};
+
+struct TrainSummary {
+  double scale = 0;  // the K used
+  double initial_validation_loss = 0;
+  double score_only_validation_loss = 0;  // the loss if the evaluation were the search score itself
+  std::vector<EpochReport> epochs;
+  uint64_t train_positions = 0, validation_positions = 0;
+};
+
+// The K that makes sigmoid(score / K) the best predictor of the results (least cross-entropy), from a sample of
+// records.
+double fit_scale(const std::vector<TrainingRecord>& records);
+
+// Reads and checks record files (as `shuffle` does).
+std::expected<std::vector<TrainingRecord>, std::string> load_records(const std::vector<std::string>& paths);
+
+// Trains and writes the weights; progress lines go to `log`.
+std::expected<TrainSummary, std::string> train(const TrainOptions& options, std::ostream& log);
+
+// The elmo loss of the given weights on records (mean cross-entropy), with scale K and lambda.
+double evaluate_loss(const kp::Weights& w, const std::vector<TrainingRecord>& records, double scale, double lambda);
+
+}  // namespace shogi::learn

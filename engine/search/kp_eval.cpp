@@ -1,0 +1,216 @@
+#include "search/kp_eval.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace shogi::kp {
+
+static_assert(std::endian::native == std::endian::little, "the weights file is read and written as it is in memory");
+
+namespace {
+
+constexpr int HAND_OFFSET[HAND_TYPE_END] = {0, 0, 18, 22, 26, 30, 32, 34};
+static_assert(HAND_OFFSET[GOLD] + HAND_SLOTS[GOLD] == HAND_SLOTS_TOTAL);
+
+constexpr char MAGIC[8] = {'S', 'A', 'K', 'P', 'E', 'V', '1', '\n'};
+constexpr size_t HEADER_SIZE = 8 + 4 + 4 + 4;
+constexpr size_t PAYLOAD_SIZE = HEADER_SIZE + 2 * size_t(FEATURES) * (1 + SQ_NB);
+constexpr size_t FILE_SIZE = PAYLOAD_SIZE + 8;
+
+constexpr int board_type_index(PieceType pt) { return pt <= GOLD ? pt - 1 : pt - 2; }
+
+uint64_t fnv1a(const char* data, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; ++i) h = (h ^ uint8_t(data[i])) * 0x100000001b3ull;
+  return h;
+}
+
+}  // namespace
+
+int board_feature(Color side, Piece pc, Square s) {
+  const int rel = color_of(pc) == side ? 0 : 1;
+  const Square sq = side == BLACK ? s : flip(s);
+  return (rel * BOARD_TYPES + board_type_index(type_of(pc))) * SQ_NB + sq;
+}
+
+int hand_feature(Color side, Color owner, PieceType pt, int n) {
+  const int rel = owner == side ? 0 : 1;
+  return BOARD_FEATURES + rel * HAND_SLOTS_TOTAL + HAND_OFFSET[pt] + std::min(n, HAND_SLOTS[pt] - 1);
+}
+
+Square turned_king(const Position& pos, Color side) {
+  const Square k = pos.king_square(side);
+  return k == SQ_NONE ? SQ_NONE : side == BLACK ? k : flip(k);
+}
+
+int active_features(const Position& pos, Color side, int* out) {
+  int n = 0;
+  Bitboard pieces = pos.pieces().andnot(pos.pieces(KING));
+  pieces.for_each([&](Square s) { out[n++] = board_feature(side, pos.piece_on(s), s); });
+  for (Color owner : {BLACK, WHITE})
+    for (int pt = HAND_TYPE_BEGIN; pt < HAND_TYPE_END; ++pt) {
+      const int count = std::min(hand_count(pos.hand(owner), PieceType(pt)), HAND_SLOTS[pt]);
+      for (int i = 0; i < count; ++i) out[n++] = hand_feature(side, owner, PieceType(pt), i);
+    }
+  return n;
+}
+
+int mirror_feature(int feature) {
+  if (feature >= BOARD_FEATURES) return feature;
+  const int sq = feature % SQ_NB;
+  return feature - sq + mirror(Square(sq));
+}
+
+int32_t side_sum(const Weights& w, const Position& pos, Color side) {
+  int features[MAX_ACTIVE];
+  const int n = active_features(pos, side, features);
+  const Square k = turned_king(pos, side);
+  int32_t sum = 0;
+  if (k == SQ_NONE) {
+    for (int i = 0; i < n; ++i) sum += w.p[size_t(features[i])];
+  } else {
+    const int16_t* row = &w.kp[size_t(k) * FEATURES];
+    for (int i = 0; i < n; ++i) sum += w.p[size_t(features[i])] + row[features[i]];
+  }
+  return sum;
+}
+
+void refresh(const Weights& w, const Position& pos, Accumulator& acc) {
+  acc.sum[BLACK] = side_sum(w, pos, BLACK);
+  acc.sum[WHITE] = side_sum(w, pos, WHITE);
+  acc.key = pos.key();
+}
+
+bool update(const Weights& w, const Position& pos, Move move, const Accumulator& parent, Accumulator& out) {
+  if (move == MOVE_NULL) {
+    out = parent;
+    out.key = pos.key();
+    return true;
+  }
+  if (!is_ok(move)) return false;
+  const Color us = ~pos.side_to_move();
+  int n_added = 0, n_removed = 0;
+  // What the move changes, independent of the side that sees it; each side's index is computed below.
+  struct Change {
+    bool hand;
+    Piece pc;   // board piece, or the hand piece's colour in make_piece(owner, raw)
+    Square sq;  // board square
+    int nth;    // 0-based index of the hand piece
+  } add[2], rem[2];
+  if (is_drop(move)) {
+    const PieceType pt = dropped_type(move);
+    const int left = hand_count(pos.hand(us), pt);  // the dropped piece was the (left+1)-th
+    if (left < HAND_SLOTS[pt]) rem[n_removed++] = {true, make_piece(us, pt), SQ_NONE, left};
+    add[n_added++] = {false, moved_piece_after(move), to_sq(move), 0};
+  } else {
+    // A king is no feature: its move changes only its own side's king square (handled below).
+    if (type_of(moved_piece(move)) != KING) {
+      rem[n_removed++] = {false, moved_piece(move), from_sq(move), 0};
+      add[n_added++] = {false, moved_piece_after(move), to_sq(move), 0};
+    }
+    if (const Piece captured = pos.captured_piece(); captured != NO_PIECE) {
+      rem[n_removed++] = {false, captured, to_sq(move), 0};
+      const PieceType raw = raw_type(type_of(captured));
+      const int held = hand_count(pos.hand(us), raw);  // the captured piece is the held-th
+      if (held - 1 < HAND_SLOTS[raw]) add[n_added++] = {true, make_piece(us, raw), SQ_NONE, held - 1};
+    }
+  }
+  const bool king_moved = type_of(moved_piece(move)) == KING;
+  for (Color side : {BLACK, WHITE}) {
+    if (king_moved && side == us) {
+      out.sum[side] = side_sum(w, pos, side);
+      continue;
+    }
+    const Square k = turned_king(pos, side);
+    const int16_t* row = k == SQ_NONE ? nullptr : &w.kp[size_t(k) * FEATURES];
+    auto value = [&](const Change& c) {
+      const int f = c.hand ? hand_feature(side, color_of(c.pc), type_of(c.pc), c.nth) : board_feature(side, c.pc, c.sq);
+      return int32_t(w.p[size_t(f)]) + (row ? row[f] : 0);
+    };
+    int32_t sum = parent.sum[side];
+    for (int i = 0; i < n_added; ++i) sum += value(add[i]);
+    for (int i = 0; i < n_removed; ++i) sum -= value(rem[i]);
+    out.sum[side] = sum;
+  }
+  out.key = pos.key();
+  return true;
+}
+
+Value evaluate(const Weights& w, const Position& pos, const Accumulator& acc) {
+  const Value v = Value((acc.sum[BLACK] - acc.sum[WHITE]) / WEIGHT_SCALE);
+  return (pos.side_to_move() == BLACK ? v : -v) + Value(w.tempo / WEIGHT_SCALE);
+}
+
+Value evaluate_black(const Weights& w, const Position& pos) {
+  // Truncation toward zero keeps the exact negation under a colour flip.
+  return Value((side_sum(w, pos, BLACK) - side_sum(w, pos, WHITE)) / WEIGHT_SCALE);
+}
+
+Value evaluate(const Weights& w, const Position& pos) {
+  const Value v = evaluate_black(w, pos);
+  return (pos.side_to_move() == BLACK ? v : -v) + Value(w.tempo / WEIGHT_SCALE);
+}
+
+std::string weights_to_bytes(const Weights& w) {
+  std::string out(FILE_SIZE, '\0');
+  char* p = out.data();
+  std::memcpy(p, MAGIC, 8);
+  const uint32_t features = FEATURES, kings = SQ_NB;
+  std::memcpy(p + 8, &features, 4);
+  std::memcpy(p + 12, &kings, 4);
+  std::memcpy(p + 16, &w.tempo, 4);
+  std::memcpy(p + HEADER_SIZE, w.p.data(), w.p.size() * 2);
+  std::memcpy(p + HEADER_SIZE + w.p.size() * 2, w.kp.data(), w.kp.size() * 2);
+  const uint64_t sum = fnv1a(p, PAYLOAD_SIZE);
+  std::memcpy(p + PAYLOAD_SIZE, &sum, 8);
+  return out;
+}
+
+std::expected<std::shared_ptr<const Weights>, std::string> weights_from_bytes(const std::string& bytes) {
+  if (bytes.size() < HEADER_SIZE || std::memcmp(bytes.data(), MAGIC, 8) != 0)
+    return std::unexpected("not a weights file of this engine (it does not start with SAKPEV1)");
+  uint32_t features = 0, kings = 0;
+  std::memcpy(&features, bytes.data() + 8, 4);
+  std::memcpy(&kings, bytes.data() + 12, 4);
+  if (features != uint32_t(FEATURES) || kings != uint32_t(SQ_NB))
+    return std::unexpected("made for " + std::to_string(features) + " features and " + std::to_string(kings) +
+                           " king squares; this engine has " + std::to_string(FEATURES) + " and 81");
+  if (bytes.size() != FILE_SIZE)
+    return std::unexpected(std::to_string(bytes.size()) + " bytes, expected " + std::to_string(FILE_SIZE) +
+                           " (a truncated or padded file)");
+  uint64_t sum = 0;
+  std::memcpy(&sum, bytes.data() + PAYLOAD_SIZE, 8);
+  if (sum != fnv1a(bytes.data(), PAYLOAD_SIZE)) return std::unexpected("checksum mismatch: the file is damaged");
+  auto w = std::make_shared<Weights>();
+  std::memcpy(&w->tempo, bytes.data() + 16, 4);
+  std::memcpy(w->p.data(), bytes.data() + HEADER_SIZE, w->p.size() * 2);
+  std::memcpy(w->kp.data(), bytes.data() + HEADER_SIZE + w->p.size() * 2, w->kp.size() * 2);
+  return std::shared_ptr<const Weights>(std::move(w));
+}
+
+std::expected<std::shared_ptr<const Weights>, std::string> load_weights(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::unexpected(path + ": cannot open");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  auto w = weights_from_bytes(ss.str());
+  if (!w) return std::unexpected(path + ": " + w.error());
+  return w;
+}
+
+std::expected<void, std::string> save_weights(const Weights& w, const std::string& path) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    const std::string bytes = weights_to_bytes(w);
+    if (!out.write(bytes.data(), std::streamsize(bytes.size())) || !out.flush())
+      return std::unexpected(tmp + ": cannot write");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) return std::unexpected(path + ": cannot rename " + tmp);
+  return {};
+}
+
+}  // namespace shogi::kp

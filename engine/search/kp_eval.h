@@ -1,0 +1,85 @@
+#pragma once
+// The learned evaluation: a king-relative piece table (KP) plus a king-independent one (P), both seen from each
+// side in turn. For the side c, every non-king piece, on the board or in hand, is one feature index, with the board
+// turned so that c plays upwards and the piece labelled as c's own or the opponent's. The value of a position for
+// black is
+//   sum over pieces of (P[i_black] + KP[k_black][i_black]) - sum over pieces of (P[i_white] + KP[k_white][i_white])
+// where k_c is c's king square on c's turned board. So the table holds "a piece near my king" and, through the other
+// side's sum, "a piece near the enemy king", and the exact negation under a colour flip holds by construction.
+// A hand is cumulative: holding n pawns turns on the features of the 1st .. n-th pawn, so every extra piece in
+// hand has a value of its own.
+//
+// Weights are int16 in 1/WEIGHT_SCALE centipawns. The file (load_kp_weights / save_kp_weights):
+//   8 bytes "SAKPEV1\n", uint32 feature count, uint32 king squares (81), int32 tempo, then P (count x int16), then
+//   KP (81 x count x int16), then uint64 FNV-1a of everything before it; little-endian.
+
+#include <cstdint>
+#include <expected>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rules/position.h"
+#include "search/value.h"
+
+namespace shogi::kp {
+
+constexpr int BOARD_TYPES = 13;  // P L N S B R G +P +L +N +S +B +R: every piece type but the king
+constexpr int BOARD_FEATURES = 2 * BOARD_TYPES * SQ_NB;  // own/enemy x type x square
+// Slots for the 1st .. n-th piece in hand, per raw type (a set's worth; relaxed positions with more use the last).
+constexpr int HAND_SLOTS[HAND_TYPE_END] = {0, 18, 4, 4, 4, 2, 2, 4};
+constexpr int HAND_SLOTS_TOTAL = 38;
+constexpr int FEATURES = BOARD_FEATURES + 2 * HAND_SLOTS_TOTAL;  // 2182
+constexpr int WEIGHT_SCALE = 16;
+constexpr int MAX_ACTIVE = 2 * 40 + 2 * HAND_SLOTS_TOTAL;  // more than any position turns on for one side
+
+// The index of a board piece seen by `side`.
+int board_feature(Color side, Piece pc, Square s);
+// The index of the n-th (0-based) piece of raw type pt in the hand of `owner`, seen by `side`.
+int hand_feature(Color side, Color owner, PieceType pt, int n);
+// Every feature of the position seen by `side`; returns the count.
+int active_features(const Position& pos, Color side, int* out);
+// The king square of `side` on its turned board (SQ_NONE without a king).
+Square turned_king(const Position& pos, Color side);
+
+// The left-right mirror of a square and of a feature (hand features stay): the evaluation is mirror-symmetric.
+constexpr Square mirror(Square s) { return make_square(File(8 - file_of(s)), rank_of(s)); }
+int mirror_feature(int feature);
+
+struct Weights {
+  int32_t tempo = 0;        // for the side to move, in 1/WEIGHT_SCALE centipawns
+  std::vector<int16_t> p;   // FEATURES
+  std::vector<int16_t> kp;  // SQ_NB x FEATURES
+  Weights() : p(FEATURES, 0), kp(size_t(SQ_NB) * FEATURES, 0) {}
+  int16_t& at(Square king, int feature) { return kp[size_t(king) * FEATURES + size_t(feature)]; }
+  int16_t at(Square king, int feature) const { return kp[size_t(king) * FEATURES + size_t(feature)]; }
+};
+
+// A file's weights, or why not (missing, wrong size, another format, damaged: the checksum names it).
+std::expected<std::shared_ptr<const Weights>, std::string> load_weights(const std::string& path);
+std::expected<std::shared_ptr<const Weights>, std::string> weights_from_bytes(const std::string& bytes);
+std::string weights_to_bytes(const Weights& w);
+std::expected<void, std::string> save_weights(const Weights& w, const std::string& path);
+
+// Both sides' sums for one position, kept by the search beside its stack so that a move costs a few table reads
+// instead of a sum over every piece. `key` is the position's key: an accumulator is valid only for it.
+struct Accumulator {
+  int32_t sum[COLOR_NB] = {0, 0};
+  Key key = 0;
+};
+// Computes both sums from scratch.
+void refresh(const Weights& w, const Position& pos, Accumulator& acc);
+// The accumulator of pos from that of the position before `move` (the move that made pos; MOVE_NULL for a null
+// move). Only the features the move changes are read: the moved piece, a captured piece going to the hand, a
+// dropped piece leaving it. A king move makes its side's sum afresh (every KP term of that side changes). False
+// when the move is no real move (the caller refreshes).
+bool update(const Weights& w, const Position& pos, Move move, const Accumulator& parent, Accumulator& out);
+Value evaluate(const Weights& w, const Position& pos, const Accumulator& acc);
+
+// The sum of one side's features (its P and KP terms), in 1/WEIGHT_SCALE centipawns.
+int32_t side_sum(const Weights& w, const Position& pos, Color side);
+// From black's point of view, without tempo; and from the side to move's, with it; in centipawns.
+Value evaluate_black(const Weights& w, const Position& pos);
+Value evaluate(const Weights& w, const Position& pos);
+
+}  // namespace shogi::kp

@@ -1,0 +1,216 @@
+// The learned KP evaluation: its features, the incremental update against a full recomputation over random games
+// (drops, promotions, captures and king moves included), the exact negation under a colour flip, the mirror
+// symmetry of symmetric weights, and the weights file (round trip; a missing, damaged, truncated or foreign file
+// refused with the reason).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <string>
+
+#include "rules/game_end.h"
+#include "rules/movegen.h"
+#include "search/evaluate.h"
+#include "search/kp_eval.h"
+
+using namespace shogi;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Random weights; mirrored pairs made equal when `symmetric`.
+kp::Weights random_weights(uint64_t seed, bool symmetric) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> d(-400, 400);
+  kp::Weights w;
+  for (auto& v : w.p) v = int16_t(d(rng));
+  for (auto& v : w.kp) v = int16_t(d(rng));
+  w.tempo = 16 * 20;
+  if (symmetric) {
+    for (int f = 0; f < kp::FEATURES; ++f) w.p[size_t(kp::mirror_feature(f))] = w.p[size_t(f)];
+    for (int k = 0; k < SQ_NB; ++k)
+      for (int f = 0; f < kp::FEATURES; ++f) w.at(kp::mirror(Square(k)), kp::mirror_feature(f)) = w.at(Square(k), f);
+  }
+  return w;
+}
+
+const char* const STARTS[] = {
+    "startpos",
+    "sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+    "sfen 9/9/9/3k5/9/5K3/9/9/9 b RB2G2S2N2L9Prb2g2s2n2l9p 1",
+    // Three bishops and more pawns in hand than a hand has slots.
+    "sfen k+n7/sg7/9/9/9/9/+r5K1g/7L1/2LN1R1+Bb b RBGSNLP 1",
+    "sfen 4k4/9/9/9/9/9/9/9/4K4 b 2P20p 1",
+    // No black king (a mate problem).
+    "sfen 3sks3/9/4S4/9/9/8B/9/9/9 b S 1",
+};
+
+std::string mirrored_sfen(const Position& pos) {
+  BoardSetup setup;
+  for (int s = 0; s < SQ_NB; ++s) setup.board[kp::mirror(Square(s))] = pos.piece_on(Square(s));
+  setup.hand[BLACK] = pos.hand(BLACK);
+  setup.hand[WHITE] = pos.hand(WHITE);
+  setup.side_to_move = pos.side_to_move();
+  setup.move_number = pos.game_ply();
+  return to_sfen(setup);
+}
+
+}  // namespace
+
+TEST_CASE("KP features: every piece one distinct index in range, seen from each side") {
+  Position::init();
+  for (const char* start : STARTS) {
+    GameRecord g;
+    REQUIRE(g.start(start, PieceLimits::Relaxed));
+    const Position& pos = g.position();
+    for (Color side : {BLACK, WHITE}) {
+      int f[kp::MAX_ACTIVE];
+      const int n = kp::active_features(pos, side, f);
+      int expected = (pos.pieces().andnot(pos.pieces(KING))).count();
+      for (Color c : {BLACK, WHITE})
+        for (int pt = HAND_TYPE_BEGIN; pt < HAND_TYPE_END; ++pt)
+          expected += std::min(hand_count(pos.hand(c), PieceType(pt)), kp::HAND_SLOTS[pt]);
+      CHECK(n == expected);
+      std::set<int> seen(f, f + n);
+      CHECK(int(seen.size()) == n);
+      CHECK(*seen.begin() >= 0);
+      CHECK(*seen.rbegin() < kp::FEATURES);
+    }
+  }
+  // A black pawn on 7g seen by black is white's pawn on 3c seen by white.
+  CHECK(kp::board_feature(BLACK, B_PAWN, make_square(FILE_7, RANK_7)) ==
+        kp::board_feature(WHITE, W_PAWN, make_square(FILE_3, RANK_3)));
+  CHECK(kp::mirror_feature(kp::mirror_feature(100)) == 100);
+}
+
+TEST_CASE("KP: the incremental update equals a full recomputation along random games") {
+  Position::init();
+  const kp::Weights w = random_weights(1, false);
+  std::mt19937_64 rng(11);
+  int moves = 0, drops = 0, captures = 0, promotions = 0, king_moves = 0;
+  for (const char* start : STARTS) {
+    for (int game = 0; game < 30; ++game) {
+      GameRecord g;
+      REQUIRE(g.start(start, PieceLimits::Relaxed));
+      kp::Accumulator acc;
+      kp::refresh(w, g.position(), acc);
+      for (int ply = 0; ply < 150; ++ply) {
+        MoveList<LEGAL> list(g.position());
+        if (list.size() == 0) break;
+        // Prefer captures and drops now and then, so that hands fill and empty.
+        Move m = list.begin()[std::uniform_int_distribution<size_t>(0, list.size() - 1)(rng)];
+        for (const ExtMove& em : list)
+          if ((g.position().is_capture(em.move) || is_drop(em.move)) && rng() % 3 == 0) {
+            m = em.move;
+            break;
+          }
+        drops += is_drop(m);
+        captures += g.position().is_capture(m);
+        promotions += is_promotion(m);
+        king_moves += !is_drop(m) && type_of(moved_piece(m)) == KING;
+        g.play(m);
+        kp::Accumulator next, full;
+        REQUIRE(kp::update(w, g.position(), m, acc, next));
+        kp::refresh(w, g.position(), full);
+        INFO(g.position().sfen(), " after ", int(m));
+        REQUIRE(next.sum[BLACK] == full.sum[BLACK]);
+        REQUIRE(next.sum[WHITE] == full.sum[WHITE]);
+        CHECK(next.key == g.position().key());
+        CHECK(kp::evaluate(w, g.position(), next) == kp::evaluate(w, g.position()));
+        acc = next;
+        ++moves;
+      }
+    }
+  }
+  CHECK(moves > 10000);
+  CHECK(drops > 500);
+  CHECK(captures > 500);
+  CHECK(promotions > 100);
+  CHECK(king_moves > 200);
+
+  // A null move keeps the sums and takes the new key.
+  Position pos;
+  StateInfo st, st2;
+  REQUIRE(pos.set(std::string(START_SFEN), &st));
+  kp::Accumulator a, b;
+  kp::refresh(w, pos, a);
+  pos.do_null_move(st2);
+  REQUIRE(kp::update(w, pos, MOVE_NULL, a, b));
+  CHECK(b.sum[BLACK] == a.sum[BLACK]);
+  CHECK(b.key == pos.key());
+  CHECK_FALSE(kp::update(w, pos, MOVE_NONE, a, b));
+}
+
+TEST_CASE("KP: a colour flip negates the evaluation exactly; symmetric weights see a mirrored board the same") {
+  Position::init();
+  const kp::Weights any = random_weights(2, false), symmetric = random_weights(3, true);
+  std::mt19937_64 rng(5);
+  int checked = 0;
+  for (const char* start : STARTS) {
+    GameRecord g;
+    REQUIRE(g.start(start, PieceLimits::Relaxed));
+    for (int ply = 0; ply < 60; ++ply) {
+      const Position& pos = g.position();
+      Position flipped, mirrored;
+      StateInfo s1, s2;
+      REQUIRE(flipped.set(pos.flipped_sfen(), &s1, PieceLimits::Relaxed));
+      REQUIRE(mirrored.set(mirrored_sfen(pos), &s2, PieceLimits::Relaxed));
+      CHECK(kp::evaluate_black(any, flipped) == -kp::evaluate_black(any, pos));
+      CHECK(kp::evaluate_black(symmetric, mirrored) == kp::evaluate_black(symmetric, pos));
+      ++checked;
+      MoveList<LEGAL> list(pos);
+      if (list.size() == 0) break;
+      g.play(list.begin()[std::uniform_int_distribution<size_t>(0, list.size() - 1)(rng)]);
+    }
+  }
+  CHECK(checked > 200);
+}
+
+TEST_CASE("KP weights file: round trip, and every kind of bad file refused with the reason") {
+  const fs::path dir = fs::temp_directory_path() / "shogi-arena-kp-test";
+  fs::create_directories(dir);
+  const kp::Weights w = random_weights(4, false);
+  const std::string path = (dir / "w.bin").string();
+  REQUIRE(kp::save_weights(w, path));
+  auto back = kp::load_weights(path);
+  REQUIRE_MESSAGE(back, (back ? "" : back.error()));
+  CHECK((*back)->p == w.p);
+  CHECK((*back)->kp == w.kp);
+  CHECK((*back)->tempo == w.tempo);
+
+  const std::string bytes = kp::weights_to_bytes(w);
+  auto expect_error = [](const std::string& b, const std::string& what) {
+    auto r = kp::weights_from_bytes(b);
+    REQUIRE_FALSE(r);
+    CHECK_MESSAGE(r.error().find(what) != std::string::npos, r.error());
+  };
+  std::string damaged = bytes;
+  damaged[1000] ^= 1;
+  expect_error(damaged, "checksum");
+  expect_error(bytes.substr(0, bytes.size() - 2), "truncated");
+  expect_error("PK\x03\x04 a zip file", "not a weights file");
+  std::string other = bytes;
+  other[8] = 7;  // another feature count
+  expect_error(other, "features");
+
+  auto missing = kp::load_weights((dir / "missing.bin").string());
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().find("missing.bin: cannot open") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("evaluate() uses the learned weights while they are set") {
+  Position::init();
+  Position pos;
+  StateInfo st;
+  REQUIRE(pos.set("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1", &st));
+  const Value hand_written = evaluate(pos);
+  auto w = std::make_shared<const kp::Weights>(random_weights(6, true));
+  set_kp_weights(w);
+  CHECK(evaluate(pos) == kp::evaluate(*w, pos));
+  set_kp_weights(nullptr);
+  CHECK(evaluate(pos) == hand_written);
+}

@@ -1,0 +1,150 @@
+// The trainer: the fitted sigmoid scale recovers a known one, training is deterministic for a seed (threads
+// included), the weights it writes are mirror-symmetric, and on self-play data the validation loss falls.
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "learn/commands.h"
+#include "learn/gensfen.h"
+#include "learn/trainer.h"
+#include "rules/position.h"
+#include "search/kp_eval.h"
+
+using namespace shogi;
+using namespace shogi::learn;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Self-play data made once for the cases below: train and validation files split by game.
+struct Data {
+  fs::path dir;
+  std::string train, validation;
+  Data() {
+    Position::init();
+    dir = fs::temp_directory_path() / ("shogi-arena-trainer-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    GensfenOptions o;
+    o.output = (dir / "all.bin").string();
+    o.positions = 4000;
+    o.threads = 2;
+    o.nodes = 300;
+    o.hash_mb = 4;
+    o.progress_seconds = 0;
+    std::atomic<bool> stop{false};
+    std::ostringstream log;
+    auto r = run_gensfen(o, log, stop);
+    REQUIRE_MESSAGE(r, (r ? "" : r.error()));
+    train = (dir / "train.bin").string();
+    validation = (dir / "validation.bin").string();
+    std::ostringstream out, err;
+    REQUIRE_MESSAGE(
+        run_learn_command("shuffle",
+                          {"--train", train, "--validation", validation, "--validation-fraction", "0.15", o.output},
+                          out, err) == 0,
+        err.str());
+  }
+  ~Data() { fs::remove_all(dir); }
+};
+
+Data& data() {
+  static Data d;
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("the fitted scale recovers the K that made the results") {
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> score(0, 700);
+  std::vector<TrainingRecord> records(200000);
+  for (auto& r : records) {
+    r.score = int16_t(std::clamp(score(rng), -3000.0, 3000.0));
+    const double p = 1 / (1 + std::exp(-r.score / 600.0));
+    r.result = std::uniform_real_distribution<double>(0, 1)(rng) < p ? 1 : -1;
+  }
+  const double k = fit_scale(records);
+  CHECK(k > 540);
+  CHECK(k < 660);
+}
+
+TEST_CASE("training lowers the validation loss, is deterministic for a seed, and keeps the mirror symmetry") {
+  Data& d = data();
+  TrainOptions o;
+  o.train = {d.train};
+  o.validation = d.validation;
+  o.output = (d.dir / "w1.bin").string();
+  o.epochs = 4;
+  o.batch = 256;
+  o.threads = 2;
+  o.seed = 9;
+  std::ostringstream log;
+  auto s = train(o, log);
+  REQUIRE_MESSAGE(s, (s ? "" : s.error()));
+  INFO(log.str());
+  REQUIRE(s->epochs.size() == 4);
+  CHECK(s->scale > 50);
+  CHECK(s->epochs.back().validation_loss < s->initial_validation_loss);
+  CHECK(s->epochs.back().train_loss < s->epochs.front().train_loss);
+
+  // The same seed and threads give the same bytes.
+  o.output = (d.dir / "w2.bin").string();
+  std::ostringstream log2;
+  REQUIRE(train(o, log2));
+  CHECK(slurp((d.dir / "w1.bin").string()) == slurp(o.output));
+
+  auto w = kp::load_weights(o.output);
+  REQUIRE(w);
+  const kp::Weights& weights = **w;
+  int asymmetric = 0, nonzero = 0;
+  for (int k = 0; k < SQ_NB; ++k)
+    for (int f = 0; f < kp::FEATURES; ++f) {
+      asymmetric += weights.at(Square(k), f) != weights.at(kp::mirror(Square(k)), kp::mirror_feature(f));
+      nonzero += weights.at(Square(k), f) != 0;
+    }
+  for (int f = 0; f < kp::FEATURES; ++f) asymmetric += weights.p[size_t(f)] != weights.p[size_t(kp::mirror_feature(f))];
+  CHECK(asymmetric == 0);
+  CHECK(nonzero > 1000);  // the king-relative table learned something
+
+  // Starting from the written weights continues where they left off: the loss at the start is the last one.
+  TrainOptions more = o;
+  more.init = o.output;
+  more.epochs = 1;
+  more.scale = s->scale;
+  more.output = (d.dir / "w3.bin").string();
+  std::ostringstream log3;
+  auto s3 = train(more, log3);
+  REQUIRE(s3);
+  CHECK(s3->initial_validation_loss == doctest::Approx(s->epochs.back().validation_loss).epsilon(0.002));
+}
+
+TEST_CASE("the learn command refuses bad input with one line") {
+  Data& d = data();
+  std::ostringstream out, err;
+  CHECK(run_learn_command("learn", {"--output", (d.dir / "x.bin").string(), "--lambda", "1.5", d.train}, out, err) ==
+        2);
+  CHECK(err.str().find("--lambda '1.5'") != std::string::npos);
+  std::ostringstream out2, err2;
+  CHECK(run_learn_command("learn", {"--output", (d.dir / "x.bin").string(), (d.dir / "none.bin").string()}, out2,
+                          err2) == 1);
+  CHECK(err2.str().find("none.bin") != std::string::npos);
+  std::ostringstream out3, err3;
+  CHECK(run_learn_command("learn", {"--output", (d.dir / "x.bin").string(), "--init", d.train, d.train}, out3, err3) ==
+        1);
+  CHECK(err3.str().find("not a weights file") != std::string::npos);
+}
