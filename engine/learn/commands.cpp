@@ -80,9 +80,9 @@ int usable_cpus() {
 }
 
 int gensfen(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
-  auto args = parse_args(
-      raw, {"output", "positions", "threads", "nodes", "depth", "hash", "openings", "random-moves", "random-max-ply",
-            "random-multipv", "random-margin", "write-min-ply", "eval-limit", "max-plies", "seed", "progress"});
+  auto args = parse_args(raw, {"output", "positions", "threads", "nodes", "depth", "hash", "openings", "eval-file",
+                               "random-moves", "random-max-ply", "random-multipv", "random-margin", "write-min-ply",
+                               "eval-limit", "max-plies", "seed", "progress"});
   if (!args || !args->words.empty()) {
     err << "gensfen: " << (args ? "unexpected argument '" + args->words[0] + "'" : args.error()) << '\n';
     return 2;
@@ -95,6 +95,7 @@ int gensfen(const std::vector<std::string>& raw, std::ostream& out, std::ostream
   }
   o.output = v.at("output");
   if (v.contains("openings")) o.openings = v.at("openings");
+  if (v.contains("eval-file")) o.eval_file = v.at("eval-file");
   std::string error;
   auto get = [&](const char* key, auto& field, auto min, auto max) {
     using T = std::remove_reference_t<decltype(field)>;

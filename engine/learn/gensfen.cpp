@@ -19,6 +19,7 @@
 #include "learn/training_record.h"
 #include "rules/game_end.h"
 #include "search/engine.h"
+#include "search/evaluate.h"
 
 namespace shogi::learn {
 
@@ -257,6 +258,12 @@ std::expected<GensfenSummary, std::string> run_gensfen(const GensfenOptions& opt
   if (options.eval_limit < 1 || options.eval_limit > 30000)
     return std::unexpected("eval_limit must be 1..30000 centipawns (a record's score is 16 bits)");
   if (options.hash_mb < 1) return std::unexpected("hash must be at least 1 MB");
+
+  if (!options.eval_file.empty()) {
+    auto weights = kp::load_weights(options.eval_file);
+    if (!weights) return std::unexpected(weights.error());
+    set_kp_weights(std::move(*weights));
+  }
 
   std::vector<std::string> openings{"startpos"};
   if (!options.openings.empty()) {
