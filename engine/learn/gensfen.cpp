@@ -126,6 +126,7 @@ class SelfPlayer {
     GameRecord game;
     (void)game.start(opening, PieceLimits::Relaxed);  // validated when the suite was loaded
     engine_.new_game();
+    (void)engine_.set_position(opening);
 
     // The plies (after the opening) that get a random near-best move instead of the best.
     std::vector<int> random_plies(size_t(std::max(0, options_.random_max_ply)));
@@ -141,7 +142,7 @@ class SelfPlayer {
       const Color us = pos.side_to_move();
       const int ply_in_game = int(game.moves().size() - game.opening_plies());
       const bool random_move = std::find(random_plies.begin(), random_plies.end(), ply_in_game) != random_plies.end();
-      const SearchAnswer answer = search(game, random_move ? options_.random_multipv : 1);
+      const SearchAnswer answer = search(random_move ? options_.random_multipv : 1);
       if (answer.best == MOVE_WIN || answer.best == MOVE_RESIGN || answer.best == MOVE_NONE) {
         // A declaration wins; a resignation (no legal move) loses.
         status = {GameEnd::NoLegalMoves, false, answer.best == MOVE_WIN ? us : ~us};
@@ -162,7 +163,9 @@ class SelfPlayer {
         records.push_back(r);
         movers.push_back(us);
       }
-      game.play(random_move ? pick_random(answer) : answer.best);
+      const Move played = random_move ? pick_random(answer) : answer.best;
+      game.play(played);
+      engine_.play(played);
     }
     if (stop.load(std::memory_order_relaxed)) return {{}, status};
     for (size_t i = 0; i < records.size(); ++i)
@@ -171,10 +174,8 @@ class SelfPlayer {
   }
 
  private:
-  SearchAnswer search(const GameRecord& game, int multipv) {
-    std::string text = game.usi_position_command();
-    text.erase(0, std::string_view("position ").size());
-    (void)engine_.set_position(text);  // the game's own moves, legal by construction
+  // Searches the engine's position, which play() keeps equal to the game's.
+  SearchAnswer search(int multipv) {
     engine_.options().multi_pv = multipv;
     {
       std::lock_guard lock(mutex_);

@@ -32,6 +32,8 @@ class Engine {
   // search is unaffected: it works on its own copy.
   std::expected<void, std::string> set_position(std::string_view text);
   const Position& position() const { return record_.position(); }
+  // Plays a legal move on the current position (self-play), without replaying the game as set_position does.
+  void play(Move m) { record_.play(m); }
   // The static evaluation of the current position, from the side to move's view (the `eval` command).
   Value static_eval() const;
   // Learned evaluation weights from a file (search/kp_eval.h); an empty path selects the hand-written evaluation.
