@@ -8,6 +8,7 @@
 #include <set>
 
 #include "output/result_json.h"
+#include "rules/game_end.h"
 #include "rules/position.h"
 #include "tournament/journal.h"
 #include "tournament/openings.h"
@@ -483,4 +484,24 @@ TEST_CASE("the SPRT decides on the longest complete prefix of pairs, at the firs
   replayed.add(jg(0, 1, false, "a", "b", Outcome::BlackWin));
   CHECK(replayed.prefix_pairs() == 1);
   CHECK(replayed.prefix_penta() == stats::PentaCounts{0, 0, 0, 0, 1});
+}
+
+TEST_CASE("the shipped suites load; wide-24 has 10,000 distinct positions") {
+  shogi::Position::init();
+  auto balanced = load_openings(std::string(SHOGI_ARENA_SOURCE_DIR) + "/openings/balanced-24.sfen", 0);
+  REQUIRE(balanced);
+  CHECK(balanced->size() == 100);
+  auto wide = load_openings(std::string(SHOGI_ARENA_SOURCE_DIR) + "/openings/wide-24.sfen", 0);
+  REQUIRE_MESSAGE(wide, (wide ? "" : wide.error()));
+  CHECK(wide->size() >= 10000);
+  std::set<std::string> positions;
+  for (const Opening& o : *wide) {
+    shogi::GameRecord record;
+    REQUIRE(record.start(o.position));
+    CHECK(record.moves().size() == 24);
+    // The final position without its move number: transpositions count once.
+    std::string sfen = record.position().sfen();
+    positions.insert(sfen.substr(0, sfen.rfind(' ')));
+  }
+  CHECK(positions.size() == wide->size());
 }
