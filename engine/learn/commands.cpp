@@ -231,8 +231,8 @@ std::expected<double, std::string> real(const Args& a, const std::string& key, d
 }
 
 int learn(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
-  auto args = parse_args(raw, {"validation", "output", "init", "epochs", "batch", "lr", "lr-decay", "lambda", "scale",
-                               "l2", "threads", "seed"});
+  auto args = parse_args(raw, {"validation", "output", "init", "base", "epochs", "batch", "lr", "lr-decay", "lambda",
+                               "scale", "l2", "threads", "seed"});
   if (!args || args->words.empty() || !args->values.contains("output")) {
     err << "learn: "
         << (args ? "usage: learn --output WEIGHTS [--validation FILE] [--epochs N] [--lambda L] ... TRAIN..."
@@ -245,6 +245,14 @@ int learn(const std::vector<std::string>& raw, std::ostream& out, std::ostream& 
   o.output = args->values.at("output");
   if (args->values.contains("validation")) o.validation = args->values.at("validation");
   if (args->values.contains("init")) o.init = args->values.at("init");
+  if (args->values.contains("base")) {
+    const std::string& b = args->values.at("base");
+    if (b != "hand" && b != "none") {
+      err << "learn: --base '" << b << "': expected hand (tables on top of the hand-written evaluation) or none\n";
+      return 2;
+    }
+    o.base = b == "hand" ? kp::Base::HandWritten : kp::Base::None;
+  }
   o.threads = usable_cpus();
   std::string error;
   auto keep = [&](auto r, auto& field) {

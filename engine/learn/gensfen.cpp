@@ -37,10 +37,16 @@ class RecordSink {
  public:
   RecordSink(std::FILE* file, uint64_t already, uint64_t target) : file_(file), count_(already), target_(target) {}
 
-  // Writes the records (or as many as the target still wants); false once the target is reached or on error.
-  bool write(const std::vector<TrainingRecord>& records) {
+  // Writes a finished game's records (or as many as the target still wants) and counts the game; false once the
+  // target is reached or on error. A game that comes after the target is neither written nor counted.
+  bool write(const std::vector<TrainingRecord>& records, const GameStatus& result) {
     std::lock_guard lock(mutex_);
     if (done_) return false;
+    ++games_;
+    if (result.draw)
+      ++draws_;
+    else
+      ++(result.winner == BLACK ? wins_black_ : wins_white_);
     const size_t n = size_t(std::min<uint64_t>(records.size(), target_ - count_));
     if (n && (std::fwrite(records.data(), RECORD_SIZE, n, file_) != n || std::fflush(file_) != 0)) {
       error_ = "cannot write the output: " + std::string(std::strerror(errno));
@@ -50,14 +56,6 @@ class RecordSink {
     count_ += n;
     if (count_ >= target_) done_ = true;
     return !done_;
-  }
-  void count_game(const GameStatus& result) {
-    std::lock_guard lock(mutex_);
-    ++games_;
-    if (result.draw)
-      ++draws_;
-    else
-      ++(result.winner == BLACK ? wins_black_ : wins_white_);
   }
   bool done() {
     std::lock_guard lock(mutex_);
@@ -119,8 +117,11 @@ class SelfPlayer {
     engine_.set_callbacks(std::move(cb));
   }
 
-  // Plays one game from `opening` and returns its records with their results filled in, and the game's end.
-  std::pair<std::vector<TrainingRecord>, GameStatus> play(const std::string& opening, const std::atomic<bool>& stop) {
+  // Plays one game from `opening` and returns its records with their results filled in, and the game's end; an
+  // empty game when `stop` or `halt` came first.
+  std::pair<std::vector<TrainingRecord>, GameStatus> play(const std::string& opening, const std::atomic<bool>& stop,
+                                                          const std::atomic<bool>& halt) {
+    auto abandoned = [&] { return stop.load(std::memory_order_relaxed) || halt.load(std::memory_order_relaxed); };
     std::vector<TrainingRecord> records;
     std::vector<Color> movers;
     GameRecord game;
@@ -135,7 +136,7 @@ class SelfPlayer {
     random_plies.resize(std::min(random_plies.size(), size_t(std::max(0, options_.random_moves))));
 
     GameStatus status;
-    while (!stop.load(std::memory_order_relaxed)) {
+    while (!abandoned()) {
       status = game.status(options_.max_plies);
       if (status.end != GameEnd::None) break;
       const Position& pos = game.position();
@@ -167,7 +168,7 @@ class SelfPlayer {
       game.play(played);
       engine_.play(played);
     }
-    if (stop.load(std::memory_order_relaxed)) return {{}, status};
+    if (abandoned()) return {{}, status};
     for (size_t i = 0; i < records.size(); ++i)
       records[i].result = int8_t(status.draw ? 0 : movers[i] == status.winner ? 1 : -1);
     return {std::move(records), status};
@@ -222,6 +223,14 @@ class SelfPlayer {
   Engine engine_;
 };
 
+// SplitMix64's finaliser: every input bit reaches every output bit (std::seed_seq would keep only 32 of them).
+uint64_t mix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
 std::string format_duration(double seconds) {
   const long s = long(seconds + 0.5);
   char buf[32];
@@ -260,10 +269,11 @@ std::expected<GensfenSummary, std::string> run_gensfen(const GensfenOptions& opt
     return std::unexpected("eval_limit must be 1..30000 centipawns (a record's score is 16 bits)");
   if (options.hash_mb < 1) return std::unexpected("hash must be at least 1 MB");
 
+  std::shared_ptr<const kp::Weights> weights;
   if (!options.eval_file.empty()) {
-    auto weights = kp::load_weights(options.eval_file);
-    if (!weights) return std::unexpected(weights.error());
-    set_kp_weights(std::move(*weights));
+    auto loaded = kp::load_weights(options.eval_file);
+    if (!loaded) return std::unexpected(loaded.error());
+    weights = std::move(*loaded);
   }
 
   std::vector<std::string> openings{"startpos"};
@@ -278,6 +288,21 @@ std::expected<GensfenSummary, std::string> run_gensfen(const GensfenOptions& opt
   std::error_code ec;
   const auto size = std::filesystem::exists(options.output, ec) ? std::filesystem::file_size(options.output, ec) : 0;
   if (ec) return std::unexpected(options.output + ": " + ec.message());
+  // Only a file of records is continued: anything else given as the output by mistake is left alone.
+  if (size >= RECORD_SIZE) {
+    std::ifstream in(options.output, std::ios::binary);
+    TrainingRecord first, last;
+    in.read(reinterpret_cast<char*>(&first), RECORD_SIZE);
+    in.seekg(std::streamoff((size / RECORD_SIZE - 1) * RECORD_SIZE));
+    in.read(reinterpret_cast<char*>(&last), RECORD_SIZE);
+    auto a = record_sfen(first), b = record_sfen(last);
+    if (!in || !a || !b)
+      return std::unexpected(options.output + " exists and is not training data to continue (" +
+                             (!in  ? std::string("cannot read it")
+                              : !a ? "record 0: " + a.error()
+                                   : "last record: " + b.error()) +
+                             ")");
+  }
   summary.torn_bytes_dropped = size % RECORD_SIZE;
   if (summary.torn_bytes_dropped) {
     std::filesystem::resize_file(options.output, size - summary.torn_bytes_dropped, ec);
@@ -290,14 +315,19 @@ std::expected<GensfenSummary, std::string> run_gensfen(const GensfenOptions& opt
   if (!file) return std::unexpected(options.output + ": cannot open for writing: " + std::strerror(errno));
   RecordSink sink(file.get(), summary.positions_before, options.positions);
 
+  // The weights are process-wide: set for the run, and the previous ones put back after it.
+  struct RestoreWeights {
+    std::shared_ptr<const kp::Weights> previous = kp_weights_shared();
+    ~RestoreWeights() { set_kp_weights(previous); }
+  } restore;
+  if (weights) set_kp_weights(weights);
+
   // Engines are built here, on one thread: their constructors fill shared tables.
   std::vector<std::unique_ptr<SelfPlayer>> players;
   for (int t = 0; t < options.threads; ++t) {
     // A continued run must not replay the games of the first one: its seeds include the records already there.
-    std::seed_seq seq{uint64_t(options.seed), summary.positions_before, uint64_t(t)};
-    std::array<uint64_t, 1> seed{};
-    seq.generate(seed.begin(), seed.end());
-    players.push_back(std::make_unique<SelfPlayer>(options, seed[0]));
+    const uint64_t seed = mix(mix(mix(options.seed) ^ summary.positions_before) ^ uint64_t(t));
+    players.push_back(std::make_unique<SelfPlayer>(options, seed));
   }
 
   const auto start = std::chrono::steady_clock::now();
@@ -308,13 +338,12 @@ std::expected<GensfenSummary, std::string> run_gensfen(const GensfenOptions& opt
   std::vector<std::thread> threads;
   for (int t = 0; t < options.threads; ++t) {
     threads.emplace_back([&, t] {
-      std::mt19937_64 pick(uint64_t(t) * 0x9E3779B97F4A7C15ull + options.seed + summary.positions_before);
+      std::mt19937_64 pick(mix(mix(options.seed + 1) ^ summary.positions_before) + uint64_t(t));
       while (!halt.load() && !stop.load()) {
         const std::string& opening = openings[std::uniform_int_distribution<size_t>(0, openings.size() - 1)(pick)];
-        auto [records, status] = players[size_t(t)]->play(opening, stop);
-        if (stop.load()) break;
-        sink.count_game(status);
-        if (!sink.write(records)) halt = true;
+        auto [records, status] = players[size_t(t)]->play(opening, stop, halt);
+        if (stop.load() || halt.load()) break;
+        if (!sink.write(records, status)) halt = true;
       }
       halt = true;  // one thread is done: the target was reached, or an error or a stop came
       std::lock_guard lock(done_mutex);

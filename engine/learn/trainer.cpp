@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "search/eval_weights.h"
+#include "search/evaluate.h"
 
 namespace shogi::learn {
 
@@ -97,7 +98,14 @@ class Model {
       }
   }
 
+  // Tables on top of the hand-written evaluation start at zero: the model starts as the engine plays today.
+  void init_on_hand_written() {
+    base_ = kp::Base::HandWritten;
+    params_[TEMPO] = float(eval::WEIGHTS.tempo);
+  }
+
   void init_from_hand_written() {
+    base_ = kp::Base::None;
     const eval::Weights& hw = eval::WEIGHTS;
     // A piece's value is split between the two sides' sums: +v/2 as one's own piece, -v/2 as the opponent's.
     for (int c = 0; c < 2; ++c)
@@ -117,9 +125,21 @@ class Model {
     params_[TEMPO] = float(hw.tempo);
   }
 
+  // A weight and its mirror image are one parameter: a file whose pairs differ starts from their mean.
   void init_from(const kp::Weights& w) {
-    for (int f = 0; f < kp::FEATURES; ++f) params_[p_index_[size_t(f)]] = float(w.p[size_t(f)]) / kp::WEIGHT_SCALE;
-    for (size_t i = 0; i < kp_index_.size(); ++i) params_[kp_index_[i]] = float(w.kp[i]) / kp::WEIGHT_SCALE;
+    base_ = w.base;
+    std::fill(params_.begin(), params_.end(), 0.0f);
+    std::vector<uint8_t> count(params_.size(), 0);
+    for (int f = 0; f < kp::FEATURES; ++f) {
+      params_[p_index_[size_t(f)]] += float(w.p[size_t(f)]) / kp::WEIGHT_SCALE;
+      ++count[p_index_[size_t(f)]];
+    }
+    for (size_t i = 0; i < kp_index_.size(); ++i) {
+      params_[kp_index_[i]] += float(w.kp[i]) / kp::WEIGHT_SCALE;
+      ++count[kp_index_[i]];
+    }
+    for (size_t i = 0; i < params_.size(); ++i)
+      if (count[i] > 1) params_[i] /= float(count[i]);
     params_[TEMPO] = float(w.tempo) / kp::WEIGHT_SCALE;
   }
 
@@ -131,10 +151,13 @@ class Model {
     for (int f = 0; f < kp::FEATURES; ++f) w.p[size_t(f)] = q(params_[p_index_[size_t(f)]]);
     for (size_t i = 0; i < kp_index_.size(); ++i) w.kp[i] = q(params_[kp_index_[i]]);
     w.tempo = int32_t(std::lround(double(params_[TEMPO]) * kp::WEIGHT_SCALE));
+    w.base = base_;
     return w;
   }
 
-  // The evaluation from the side to move's view, in centipawns.
+  kp::Base base() const { return base_; }
+
+  // The tables' evaluation from the side to move's view, in centipawns (without the base).
   double eval(const Sample& s) const {
     double v = 0;
     for (int c = 0; c < 2; ++c) {
@@ -170,16 +193,51 @@ class Model {
  private:
   std::vector<float> params_;
   std::vector<uint32_t> p_index_, kp_index_;
+  kp::Base base_ = kp::Base::None;
 };
 
-double sample_loss(const Model& m, const TrainingRecord& r, double scale, double lambda) {
-  Sample s;
-  decode(r, s);
-  return cross_entropy(sigmoid(m.eval(s) / scale), target(r, scale, lambda));
+// The base evaluation of every record from black's view (empty without a base), computed once: it does not change
+// while the tables learn.
+std::expected<std::vector<float>, std::string> base_values(kp::Base base, const std::vector<TrainingRecord>& records,
+                                                           int threads) {
+  if (base == kp::Base::None) return std::vector<float>{};
+  Position::init();  // the hand-written evaluation needs the attack tables
+  std::vector<float> out(records.size());
+  std::vector<std::string> errors(static_cast<size_t>(threads));
+  std::vector<std::thread> pool;
+  const size_t chunk = (records.size() + size_t(threads) - 1) / size_t(threads);
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      const size_t begin = size_t(t) * chunk, end = std::min(records.size(), begin + chunk);
+      for (size_t i = begin; i < end && errors[size_t(t)].empty(); ++i) {
+        auto sfen = record_sfen(records[i]);
+        Position pos;
+        StateInfo st;
+        std::expected<void, std::string> set =
+            sfen ? pos.set(*sfen, &st, PieceLimits::Relaxed) : std::unexpected(sfen.error());
+        if (!set) {
+          errors[size_t(t)] = "record " + std::to_string(i) + ": " + set.error();
+          break;
+        }
+        out[i] = float(evaluate_black(pos));
+      }
+    });
+  for (auto& th : pool) th.join();
+  for (const auto& e : errors)
+    if (!e.empty()) return std::unexpected(e);
+  return out;
+}
+
+// The model's evaluation of record i from the side to move's view: the tables plus the base.
+double full_eval(const Model& m, const Sample& s, const std::vector<float>& base, size_t i) {
+  double v = m.eval(s);
+  if (!base.empty()) v += s.side_to_move == BLACK ? base[i] : -base[i];
+  return v;
 }
 
 // Mean loss over records, summed by the threads over contiguous ranges and added in order.
-double mean_loss(const Model& m, const std::vector<TrainingRecord>& records, double scale, double lambda, int threads) {
+double mean_loss(const Model& m, const std::vector<TrainingRecord>& records, const std::vector<float>& base,
+                 double scale, double lambda, int threads) {
   if (records.empty()) return std::numeric_limits<double>::quiet_NaN();
   std::vector<double> sums(size_t(threads), 0);
   std::vector<std::thread> pool;
@@ -187,7 +245,11 @@ double mean_loss(const Model& m, const std::vector<TrainingRecord>& records, dou
   for (int t = 0; t < threads; ++t)
     pool.emplace_back([&, t] {
       const size_t begin = size_t(t) * chunk, end = std::min(records.size(), begin + chunk);
-      for (size_t i = begin; i < end; ++i) sums[size_t(t)] += sample_loss(m, records[i], scale, lambda);
+      Sample s;
+      for (size_t i = begin; i < end; ++i) {
+        decode(records[i], s);
+        sums[size_t(t)] += cross_entropy(sigmoid(full_eval(m, s, base, i) / scale), target(records[i], scale, lambda));
+      }
     });
   for (auto& th : pool) th.join();
   double total = 0;
@@ -238,10 +300,13 @@ std::expected<std::vector<TrainingRecord>, std::string> load_records(const std::
   return all;
 }
 
-double evaluate_loss(const kp::Weights& w, const std::vector<TrainingRecord>& records, double scale, double lambda) {
+std::expected<double, std::string> evaluate_loss(const kp::Weights& w, const std::vector<TrainingRecord>& records,
+                                                 double scale, double lambda) {
   Model m;
   m.init_from(w);
-  return mean_loss(m, records, scale, lambda, 1);
+  auto base = base_values(m.base(), records, 1);
+  if (!base) return std::unexpected(base.error());
+  return mean_loss(m, records, *base, scale, lambda, 1);
 }
 
 std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostream& log) {
@@ -264,19 +329,27 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
 
   Model model;
   if (o.init.empty()) {
-    model.init_from_hand_written();
+    if (o.base == kp::Base::HandWritten)
+      model.init_on_hand_written();
+    else
+      model.init_from_hand_written();
   } else {
     auto w = kp::load_weights(o.init);
     if (!w) return std::unexpected(w.error());
     model.init_from(**w);
   }
 
+  auto train_base = base_values(model.base(), *train_set, o.threads);
+  if (!train_base) return std::unexpected("training data: " + train_base.error());
+  auto validation_base = base_values(model.base(), validation, o.threads);
+  if (!validation_base) return std::unexpected(o.validation + ": " + validation_base.error());
+
   TrainSummary summary;
   summary.train_positions = train_set->size();
   summary.validation_positions = validation.size();
   summary.scale = o.scale > 0 ? o.scale : fit_scale(*train_set);
   const double k = summary.scale;
-  summary.initial_validation_loss = mean_loss(model, validation, k, o.lambda, o.threads);
+  summary.initial_validation_loss = mean_loss(model, validation, *validation_base, k, o.lambda, o.threads);
   {
     double sum = 0;
     for (const auto& r : validation) sum += cross_entropy(sigmoid(r.score / k), target(r, k, o.lambda));
@@ -284,8 +357,9 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
         validation.empty() ? std::numeric_limits<double>::quiet_NaN() : sum / double(validation.size());
   }
   log << "learn: " << summary.train_positions << " training positions, " << summary.validation_positions
-      << " validation positions; scale K = " << k << " cp" << (o.scale > 0 ? "" : " (fitted)") << ", lambda "
-      << o.lambda << std::endl;
+      << " validation positions; "
+      << (model.base() == kp::Base::HandWritten ? "tables on top of the hand-written evaluation" : "tables alone")
+      << "; scale K = " << k << " cp" << (o.scale > 0 ? "" : " (fitted)") << ", lambda " << o.lambda << std::endl;
   log << "learn: validation loss at the start " << summary.initial_validation_loss
       << "; with the search's own scores as the evaluation it would be " << summary.score_only_validation_loss
       << std::endl;
@@ -318,7 +392,7 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
           for (size_t i = from; i < to; ++i) {
             const TrainingRecord& r = (*train_set)[order[i]];
             decode(r, s);
-            const double p = sigmoid(model.eval(s) / k), tgt = target(r, k, o.lambda);
+            const double p = sigmoid(full_eval(model, s, *train_base, order[i]) / k), tgt = target(r, k, o.lambda);
             loss += cross_entropy(p, tgt);
             // d(cross-entropy)/d(eval) for a sigmoid output is (p - target) / K.
             model.add_gradient(s, (p - tgt) / k, g);
@@ -347,7 +421,7 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
     EpochReport report;
     report.epoch = epoch;
     report.train_loss = epoch_loss / double(order.size());
-    report.validation_loss = mean_loss(model, validation, k, o.lambda, o.threads);
+    report.validation_loss = mean_loss(model, validation, *validation_base, k, o.lambda, o.threads);
     summary.epochs.push_back(report);
     log << "learn: epoch " << epoch << ": training loss " << report.train_loss << ", validation loss "
         << report.validation_loss << ", step size " << lr << " cp" << std::endl;

@@ -20,14 +20,17 @@ struct TrainOptions {
   std::vector<std::string> train;  // record files
   std::string validation;          // record file (may be empty: then no validation loss)
   std::string output;              // weights file, written after every epoch
-  std::string init;                // start from these weights; empty: material from the hand-written evaluation
+  std::string init;                // start from these weights (and their base); empty: see `base`
+  // What the tables are trained on top of: the hand-written evaluation (the tables start at zero, so training starts
+  // from the engine as it plays today) or nothing (the tables start with the hand-written material values).
+  kp::Base base = kp::Base::HandWritten;
   int epochs = 10;
   int batch = 16384;
   double learning_rate = 1.0;  // Adam step size, in centipawns
   double lr_decay = 0.7;       // per epoch
   double lambda = 0.5;         // weight of the search score in the target (1 - lambda: the game's result)
   double scale = 0;            // K in centipawns; 0 = fitted to the training data's scores and results
-  double l2 = 0;               // L2 penalty on the king-relative weights, per batch
+  double l2 = 0.01;            // L2 penalty on the king-relative weights: l2 x weight is added to their gradient
   int threads = 1;
   uint64_t seed = 1;
 };
@@ -56,7 +59,8 @@ std::expected<std::vector<TrainingRecord>, std::string> load_records(const std::
 // Trains and writes the weights; progress lines go to `log`.
 std::expected<TrainSummary, std::string> train(const TrainOptions& options, std::ostream& log);
 
-// The elmo loss of the given weights on records (mean cross-entropy), with scale K and lambda.
-double evaluate_loss(const kp::Weights& w, const std::vector<TrainingRecord>& records, double scale, double lambda);
+// The elmo loss of the given weights (base included) on records (mean cross-entropy), with scale K and lambda.
+std::expected<double, std::string> evaluate_loss(const kp::Weights& w, const std::vector<TrainingRecord>& records,
+                                                 double scale, double lambda);
 
 }  // namespace shogi::learn

@@ -58,12 +58,15 @@ std::array<uint8_t, 56> pack_position(const Position& pos) {
 std::expected<BoardSetup, std::string> unpack_position(const TrainingRecord& record) {
   BitReader r(record.position);
   BoardSetup setup;
+  int kings[COLOR_NB] = {0, 0};
   for (int s = SQ_11; s < SQ_NB; ++s) {
     const uint32_t code = r.get(5);
     if (code != 0 && !is_piece_code(code))
       return std::unexpected("square " + to_string(Square(s)) + " holds piece code " + std::to_string(code) +
                              ", which is no piece");
     setup.board[s] = Piece(code);
+    if (code && type_of(Piece(code)) == KING && ++kings[color_of(Piece(code))] > 1)
+      return std::unexpected("two kings of one colour");
   }
   setup.side_to_move = r.get(1) ? WHITE : BLACK;
   for (Color c : {BLACK, WHITE})

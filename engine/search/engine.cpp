@@ -26,11 +26,13 @@ std::expected<void, std::string> Engine::set_eval_file(const std::string& path) 
   wait_for_search_finished();
   if (path.empty()) {
     set_kp_weights(nullptr);
-    return {};
+  } else {
+    auto weights = kp::load_weights(path);
+    if (!weights) return std::unexpected(weights.error());
+    set_kp_weights(std::move(*weights));
   }
-  auto weights = kp::load_weights(path);
-  if (!weights) return std::unexpected(weights.error());
-  set_kp_weights(std::move(*weights));
+  // The hash table keeps static evaluations: those of the other evaluation must not be reused.
+  tt_.clear();
   return {};
 }
 

@@ -37,7 +37,8 @@ class Engine {
   // The static evaluation of the current position, from the side to move's view (the `eval` command).
   Value static_eval() const;
   // Learned evaluation weights from a file (search/kp_eval.h); an empty path selects the hand-written evaluation.
-  // On error the evaluation in use stays. Waits for a running search first.
+  // On error the evaluation in use stays. Waits for a running search first, and clears the hash table (it keeps
+  // static evaluations). The weights are process-wide: one engine object a process (gensfen sets them once).
   std::expected<void, std::string> set_eval_file(const std::string& path);
 
   // Take effect at the next ready() (USI `isready`), where the heavy work belongs.

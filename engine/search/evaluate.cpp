@@ -1,6 +1,7 @@
 #include "search/evaluate.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "search/eval_weights.h"
 
@@ -22,6 +23,24 @@ void set_kp_weights(std::shared_ptr<const kp::Weights> weights) {
   g_kp = g_kp_owner.get();
 }
 const kp::Weights* kp_weights() { return g_kp; }
+std::shared_ptr<const kp::Weights> kp_weights_shared() { return g_kp_owner; }
+
+namespace {
+std::atomic<bool> g_verify{false};
+std::atomic<uint64_t> g_verified{0}, g_incremental{0}, g_mismatches{0};
+}  // namespace
+
+void set_accumulator_check(bool on) {
+  g_verified = g_incremental = g_mismatches = 0;
+  g_verify = on;
+}
+bool accumulator_check_enabled() { return g_verify.load(std::memory_order_relaxed); }
+void count_accumulator_check(bool incremental, bool equal) {
+  ++g_verified;
+  g_incremental += incremental;
+  g_mismatches += !equal;
+}
+AccumulatorCheck accumulator_check() { return {g_verified.load(), g_incremental.load(), g_mismatches.load()}; }
 
 namespace {
 
@@ -59,9 +78,7 @@ int king_danger_penalty(const Position& pos, Color c, const Bitboard att[2], con
 }  // namespace
 
 int piece_value(PieceType pt) { return WEIGHTS.board[pt]; }
-int capture_value(PieceType pt) {
-  return pt == KING ? 30000 : WEIGHTS.board[pt] + WEIGHTS.hand[raw_type(pt)];
-}
+int capture_value(PieceType pt) { return pt == KING ? 30000 : WEIGHTS.board[pt] + WEIGHTS.hand[raw_type(pt)]; }
 int promotion_gain(PieceType raw) { return WEIGHTS.board[promote(raw)] - WEIGHTS.board[raw]; }
 
 Value evaluate_black(const Position& pos) {
@@ -91,8 +108,23 @@ Value evaluate_black(const Position& pos) {
   return score;
 }
 
+Value evaluate_learned(const kp::Weights& w, const Position& pos, const kp::Accumulator& acc) {
+  Value v = kp::evaluate(w, pos, acc);
+  if (w.base == kp::Base::HandWritten) {
+    const Value hand = evaluate_black(pos);
+    v += pos.side_to_move() == BLACK ? hand : -hand;
+  }
+  // Weights from a file may sum to anything: a static value must stay below the decisive and mate scores (and fit
+  // the hash table's 16 bits).
+  return std::clamp(v, -VALUE_KNOWN_WIN + 1, VALUE_KNOWN_WIN - 1);
+}
+
 Value evaluate(const Position& pos) {
-  if (g_kp) return kp::evaluate(*g_kp, pos);
+  if (g_kp) {
+    kp::Accumulator acc;
+    kp::refresh(*g_kp, pos, acc);
+    return evaluate_learned(*g_kp, pos, acc);
+  }
   const Value v = evaluate_black(pos);
   return (pos.side_to_move() == BLACK ? v : -v) + WEIGHTS.tempo;
 }

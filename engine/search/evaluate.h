@@ -16,9 +16,24 @@ Value evaluate_black(const Position& pos);
 // set, else the hand-written one.
 Value evaluate(const Position& pos);
 
+// The learned evaluation from the side to move's point of view: the tables' sums in `acc`, plus the hand-written
+// evaluation when the weights were trained on top of it.
+Value evaluate_learned(const kp::Weights& w, const Position& pos, const kp::Accumulator& acc);
+
 // The learned weights in use, process-wide (nullptr: the hand-written evaluation). Set only while no search runs.
 void set_kp_weights(std::shared_ptr<const kp::Weights> weights);
 const kp::Weights* kp_weights();
+std::shared_ptr<const kp::Weights> kp_weights_shared();
+
+// A check for tests (asserts are compiled out of release builds): while enabled, the search compares every
+// accumulator it computes with a full recomputation and counts them.
+struct AccumulatorCheck {
+  uint64_t computed = 0, incremental = 0, mismatches = 0;
+};
+void set_accumulator_check(bool on);
+bool accumulator_check_enabled();
+void count_accumulator_check(bool incremental, bool equal);
+AccumulatorCheck accumulator_check();
 
 // Piece values for exchanges: losing a piece also hands it to the opponent, so a capture is worth the board value
 // plus the hand value of the piece it reverts to.

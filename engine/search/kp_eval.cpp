@@ -16,7 +16,7 @@ constexpr int HAND_OFFSET[HAND_TYPE_END] = {0, 0, 18, 22, 26, 30, 32, 34};
 static_assert(HAND_OFFSET[GOLD] + HAND_SLOTS[GOLD] == HAND_SLOTS_TOTAL);
 
 constexpr char MAGIC[8] = {'S', 'A', 'K', 'P', 'E', 'V', '1', '\n'};
-constexpr size_t HEADER_SIZE = 8 + 4 + 4 + 4;
+constexpr size_t HEADER_SIZE = 8 + 4 + 4 + 4 + 4;
 constexpr size_t PAYLOAD_SIZE = HEADER_SIZE + 2 * size_t(FEATURES) * (1 + SQ_NB);
 constexpr size_t FILE_SIZE = PAYLOAD_SIZE + 8;
 
@@ -162,6 +162,7 @@ std::string weights_to_bytes(const Weights& w) {
   std::memcpy(p + 8, &features, 4);
   std::memcpy(p + 12, &kings, 4);
   std::memcpy(p + 16, &w.tempo, 4);
+  std::memcpy(p + 20, &w.base, 4);
   std::memcpy(p + HEADER_SIZE, w.p.data(), w.p.size() * 2);
   std::memcpy(p + HEADER_SIZE + w.p.size() * 2, w.kp.data(), w.kp.size() * 2);
   const uint64_t sum = fnv1a(p, PAYLOAD_SIZE);
@@ -186,6 +187,9 @@ std::expected<std::shared_ptr<const Weights>, std::string> weights_from_bytes(co
   if (sum != fnv1a(bytes.data(), PAYLOAD_SIZE)) return std::unexpected("checksum mismatch: the file is damaged");
   auto w = std::make_shared<Weights>();
   std::memcpy(&w->tempo, bytes.data() + 16, 4);
+  std::memcpy(&w->base, bytes.data() + 20, 4);
+  if (w->base != Base::None && w->base != Base::HandWritten)
+    return std::unexpected("unknown base evaluation " + std::to_string(uint32_t(w->base)));
   std::memcpy(w->p.data(), bytes.data() + HEADER_SIZE, w->p.size() * 2);
   std::memcpy(w->kp.data(), bytes.data() + HEADER_SIZE + w->p.size() * 2, w->kp.size() * 2);
   return std::shared_ptr<const Weights>(std::move(w));

@@ -10,8 +10,13 @@
 // hand has a value of its own.
 //
 // Weights are int16 in 1/WEIGHT_SCALE centipawns. The file (load_kp_weights / save_kp_weights):
-//   8 bytes "SAKPEV1\n", uint32 feature count, uint32 king squares (81), int32 tempo, then P (count x int16), then
-//   KP (81 x count x int16), then uint64 FNV-1a of everything before it; little-endian.
+//   8 bytes "SAKPEV1\n", uint32 feature count, uint32 king squares (81), int32 tempo, uint32 base (0: none, 1: the
+//   hand-written evaluation is added), then P (count x int16), then KP (81 x count x int16), then uint64 FNV-1a of
+//   everything before it; little-endian.
+//
+// With base 1 the tables are a learned correction on top of the hand-written evaluation (search/evaluate.h), which
+// keeps what KP cannot express (king safety from attack maps, mobility); all-zero tables then play exactly as the
+// hand-written evaluation does.
 
 #include <cstdint>
 #include <expected>
@@ -26,7 +31,8 @@ namespace shogi::kp {
 
 constexpr int BOARD_TYPES = 13;  // P L N S B R G +P +L +N +S +B +R: every piece type but the king
 constexpr int BOARD_FEATURES = 2 * BOARD_TYPES * SQ_NB;  // own/enemy x type x square
-// Slots for the 1st .. n-th piece in hand, per raw type (a set's worth; relaxed positions with more use the last).
+// Slots for the 1st .. n-th piece in hand, per raw type (a set's worth; pieces beyond them in relaxed positions add
+// no feature).
 constexpr int HAND_SLOTS[HAND_TYPE_END] = {0, 18, 4, 4, 4, 2, 2, 4};
 constexpr int HAND_SLOTS_TOTAL = 38;
 constexpr int FEATURES = BOARD_FEATURES + 2 * HAND_SLOTS_TOTAL;  // 2182
@@ -46,8 +52,11 @@ Square turned_king(const Position& pos, Color side);
 constexpr Square mirror(Square s) { return make_square(File(8 - file_of(s)), rank_of(s)); }
 int mirror_feature(int feature);
 
+enum class Base : uint32_t { None = 0, HandWritten = 1 };
+
 struct Weights {
   int32_t tempo = 0;        // for the side to move, in 1/WEIGHT_SCALE centipawns
+  Base base = Base::None;   // what the tables are added to (search/evaluate.h combines them)
   std::vector<int16_t> p;   // FEATURES
   std::vector<int16_t> kp;  // SQ_NB x FEATURES
   Weights() : p(FEATURES, 0), kp(size_t(SQ_NB) * FEATURES, 0) {}
@@ -78,7 +87,8 @@ Value evaluate(const Weights& w, const Position& pos, const Accumulator& acc);
 
 // The sum of one side's features (its P and KP terms), in 1/WEIGHT_SCALE centipawns.
 int32_t side_sum(const Weights& w, const Position& pos, Color side);
-// From black's point of view, without tempo; and from the side to move's, with it; in centipawns.
+// The tables alone (without the base): from black's point of view, without tempo; and from the side to move's, with
+// it; in centipawns.
 Value evaluate_black(const Weights& w, const Position& pos);
 Value evaluate(const Weights& w, const Position& pos);
 

@@ -1,7 +1,6 @@
 #include "search/search.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
 
 #include "rules/movegen.h"
@@ -185,20 +184,28 @@ void Worker::run_mate_search() {
   if (sh.callbacks.on_checkmate) sh.callbacks.on_checkmate(status, r.pv);
 }
 
+void Worker::update_accumulator(const kp::Weights& w, const Position& pos, Stack* ss) {
+  kp::Accumulator& acc = ss->acc;
+  if (acc.key == pos.key()) return;
+  // From the parent's sums when the parent has them (every node that searches children brings its own up to
+  // date first), else from scratch.
+  const StateInfo* previous = pos.state()->previous;
+  const kp::Accumulator& parent = (ss - 1)->acc;
+  const bool incremental = ss->ply > 0 && previous && parent.key == previous->key() &&
+                           kp::update(w, pos, (ss - 1)->current_move, parent, acc);
+  if (!incremental) kp::refresh(w, pos, acc);
+  if (accumulator_check_enabled()) {
+    kp::Accumulator full;
+    kp::refresh(w, pos, full);
+    count_accumulator_check(incremental, full.sum[BLACK] == acc.sum[BLACK] && full.sum[WHITE] == acc.sum[WHITE]);
+  }
+}
+
 Value Worker::static_eval(const Position& pos, Stack* ss) {
   const kp::Weights* w = kp_weights();
   if (!w) return evaluate(pos);
-  kp::Accumulator& acc = ss->acc;
-  if (acc.key != pos.key()) {
-    // From the parent's sums when the parent was evaluated (the usual case), else from scratch.
-    const StateInfo* previous = pos.state()->previous;
-    const kp::Accumulator& parent = (ss - 1)->acc;
-    if (!(ss->ply > 0 && previous && parent.key == previous->key() &&
-          kp::update(*w, pos, (ss - 1)->current_move, parent, acc)))
-      kp::refresh(*w, pos, acc);
-  }
-  assert(kp::evaluate(*w, pos, acc) == kp::evaluate(*w, pos));
-  return kp::evaluate(*w, pos, acc);
+  update_accumulator(*w, pos, ss);
+  return evaluate_learned(*w, pos, ss->acc);
 }
 
 void Worker::report(int depth, Milliseconds elapsed) const {
@@ -442,7 +449,10 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
     }
   }
 
-  // Step 5: static evaluation, refined by the hash value when its bound allows.
+  // Step 5: static evaluation, refined by the hash value when its bound allows. The learned evaluation's sums are
+  // brought up to date here even when the hash supplies the value or the side is in check: the children start
+  // from them.
+  if (const kp::Weights* w = kp_weights()) update_accumulator(*w, pos, ss);
   Value eval;
   bool improving = false;
   if (ss->in_check) {
@@ -722,6 +732,7 @@ Value Worker::qsearch(Position& pos, Stack* ss, Value alpha, Value beta, Depth d
       (tt_value >= beta ? (tte->bound() & BOUND_LOWER) : (tte->bound() & BOUND_UPPER)))
     return tt_value;
 
+  if (const kp::Weights* w = kp_weights()) update_accumulator(*w, pos, ss);
   Value best_value, futility_base;
   if (ss->in_check) {
     ss->static_eval = VALUE_NONE;

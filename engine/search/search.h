@@ -135,6 +135,7 @@ class Worker {
 
   // The static evaluation of pos at ss: the learned one through the stack's accumulators when it is in use.
   Value static_eval(const Position& pos, Stack* ss);
+  void update_accumulator(const kp::Weights& w, const Position& pos, Stack* ss);
   Value draw_value() const;
   int extension_limit_scale(bool pv_node, int ply) const;
   void update_quiet_stats(Stack* ss, Move move, int bonus);

@@ -3,6 +3,7 @@
 // symmetry of symmetric weights, and the weights file (round trip; a missing, damaged, truncated or foreign file
 // refused with the reason).
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -13,6 +14,8 @@
 
 #include "rules/game_end.h"
 #include "rules/movegen.h"
+#include "search/engine.h"
+#include "search/eval_weights.h"
 #include "search/evaluate.h"
 #include "search/kp_eval.h"
 
@@ -29,6 +32,7 @@ kp::Weights random_weights(uint64_t seed, bool symmetric) {
   for (auto& v : w.p) v = int16_t(d(rng));
   for (auto& v : w.kp) v = int16_t(d(rng));
   w.tempo = 16 * 20;
+  w.base = seed % 2 ? kp::Base::HandWritten : kp::Base::None;
   if (symmetric) {
     for (int f = 0; f < kp::FEATURES; ++f) w.p[size_t(kp::mirror_feature(f))] = w.p[size_t(f)];
     for (int k = 0; k < SQ_NB; ++k)
@@ -83,7 +87,10 @@ TEST_CASE("KP features: every piece one distinct index in range, seen from each 
   // A black pawn on 7g seen by black is white's pawn on 3c seen by white.
   CHECK(kp::board_feature(BLACK, B_PAWN, make_square(FILE_7, RANK_7)) ==
         kp::board_feature(WHITE, W_PAWN, make_square(FILE_3, RANK_3)));
-  CHECK(kp::mirror_feature(kp::mirror_feature(100)) == 100);
+  // The mirror of a piece on 7g is the same piece on 3g; a hand feature is its own mirror.
+  CHECK(kp::mirror_feature(kp::board_feature(BLACK, B_SILVER, make_square(FILE_7, RANK_7))) ==
+        kp::board_feature(BLACK, B_SILVER, make_square(FILE_3, RANK_7)));
+  CHECK(kp::mirror_feature(kp::hand_feature(WHITE, BLACK, ROOK, 1)) == kp::hand_feature(WHITE, BLACK, ROOK, 1));
 }
 
 TEST_CASE("KP: the incremental update equals a full recomputation along random games") {
@@ -170,7 +177,7 @@ TEST_CASE("KP: a colour flip negates the evaluation exactly; symmetric weights s
 }
 
 TEST_CASE("KP weights file: round trip, and every kind of bad file refused with the reason") {
-  const fs::path dir = fs::temp_directory_path() / "shogi-arena-kp-test";
+  const fs::path dir = fs::temp_directory_path() / ("shogi-arena-kp-test-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const kp::Weights w = random_weights(4, false);
   const std::string path = (dir / "w.bin").string();
@@ -180,6 +187,7 @@ TEST_CASE("KP weights file: round trip, and every kind of bad file refused with 
   CHECK((*back)->p == w.p);
   CHECK((*back)->kp == w.kp);
   CHECK((*back)->tempo == w.tempo);
+  CHECK((*back)->base == w.base);
 
   const std::string bytes = kp::weights_to_bytes(w);
   auto expect_error = [](const std::string& b, const std::string& what) {
@@ -195,6 +203,9 @@ TEST_CASE("KP weights file: round trip, and every kind of bad file refused with 
   std::string other = bytes;
   other[8] = 7;  // another feature count
   expect_error(other, "features");
+  kp::Weights unknown_base = w;
+  unknown_base.base = kp::Base(9);
+  expect_error(kp::weights_to_bytes(unknown_base), "unknown base");
 
   auto missing = kp::load_weights((dir / "missing.bin").string());
   REQUIRE_FALSE(missing);
@@ -209,8 +220,52 @@ TEST_CASE("evaluate() uses the learned weights while they are set") {
   REQUIRE(pos.set("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1", &st));
   const Value hand_written = evaluate(pos);
   auto w = std::make_shared<const kp::Weights>(random_weights(6, true));
+  REQUIRE(w->base == kp::Base::None);
   set_kp_weights(w);
   CHECK(evaluate(pos) == kp::evaluate(*w, pos));
+  // On top of the hand-written evaluation: its value without its tempo (the tables have their own) is added.
+  kp::Weights on_hand = *w;
+  on_hand.base = kp::Base::HandWritten;
+  set_kp_weights(std::make_shared<const kp::Weights>(on_hand));
+  CHECK(evaluate(pos) == kp::evaluate(on_hand, pos) - evaluate_black(pos));  // white to move
+  // Zero tables with the hand-written tempo on top of it play exactly as the hand-written evaluation.
+  kp::Weights zero;
+  zero.base = kp::Base::HandWritten;
+  zero.tempo = eval::WEIGHTS.tempo * kp::WEIGHT_SCALE;
+  set_kp_weights(std::make_shared<const kp::Weights>(zero));
+  CHECK(evaluate(pos) == hand_written);
   set_kp_weights(nullptr);
   CHECK(evaluate(pos) == hand_written);
+}
+
+TEST_CASE("the search's accumulators equal a full recomputation at every evaluation") {
+  Position::init();
+  // Symmetric random weights on top of the hand-written evaluation, small enough to keep the search sane.
+  kp::Weights w = random_weights(8, true);
+  for (auto& v : w.p) v = int16_t(v / 8);
+  for (auto& v : w.kp) v = int16_t(v / 8);
+  w.base = kp::Base::HandWritten;
+  set_kp_weights(std::make_shared<const kp::Weights>(w));
+  set_accumulator_check(true);
+  Engine engine;
+  engine.set_hash_size(8);
+  SearchCallbacks cb;
+  engine.set_callbacks(cb);
+  for (const char* position : {"startpos moves 7g7f 3c3d 8h2b+ 3a2b",
+                               "sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+                               "sfen 4k4/9/9/9/9/9/9/9/4K4 b 2P20p 1"}) {
+    REQUIRE(engine.set_position(position));
+    SearchLimits limits;
+    limits.nodes = 30000;
+    engine.go(limits);
+    engine.wait_for_search_finished();
+  }
+  const AccumulatorCheck check = accumulator_check();
+  set_accumulator_check(false);
+  set_kp_weights(nullptr);
+  CHECK(check.mismatches == 0);
+  CHECK(check.computed > 10000);
+  // Nearly every accumulator comes from the parent's sums, not from scratch.
+  CHECK(check.incremental * 10 > check.computed * 9);
+  MESSAGE("accumulators computed ", check.computed, ", from the parent's ", check.incremental);
 }

@@ -1,5 +1,6 @@
 // The USI loop: declarations, robustness against bad input, perft, bench determinism, ponder and stop.
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
@@ -363,8 +364,10 @@ TEST_CASE("EvalFile: a missing or foreign file is refused in one line and the ev
   s.send("eval");
   CHECK(s.text().substr(s.text().rfind("info string eval")) == before);
 
-  // Weights that value a pawn in hand at 5,000 centipawns: the evaluation of a position with one shows it.
-  const std::string path = (std::filesystem::temp_directory_path() / "shogi-arena-usi-evalfile.bin").string();
+  // Weights that value a pawn in hand at 2,500 centipawns: the evaluation of a position with one shows it.
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("shogi-arena-usi-evalfile-" + std::to_string(::getpid()) + ".bin"))
+          .string();
   kp::Weights w;
   w.p[size_t(kp::hand_feature(BLACK, BLACK, PAWN, 0))] = int16_t(2500 * kp::WEIGHT_SCALE / 2);
   w.p[size_t(kp::hand_feature(WHITE, BLACK, PAWN, 0))] = int16_t(-2500 * kp::WEIGHT_SCALE / 2);
