@@ -86,6 +86,8 @@ std::expected<Clock::time_point, std::string> get_time(const bj::object& doc, st
     return field_error(name, "must look like 2024-01-01T10:00:00.000Z");
   std::chrono::year_month_day ymd{std::chrono::year(y), std::chrono::month(mo), std::chrono::day(d)};
   if (!ymd.ok() || h > 23 || mi > 59 || s > 60) return field_error(name, "is not a valid date and time");
+  // The clock counts nanoseconds in 64 bits (about 1678-2262): a year outside it would overflow, not parse.
+  if (y < 1970 || y > 2200) return field_error(name, "has a year outside 1970-2200");
   return Clock::time_point(std::chrono::sys_days(ymd) + std::chrono::hours(h) + std::chrono::minutes(mi) +
                            std::chrono::seconds(s) + std::chrono::milliseconds(ms));
 }

@@ -127,6 +127,11 @@ TEST_CASE("result JSON: garbage is refused with a clear error") {
         "result JSON: \"start_time\" must look like 2024-01-01T10:00:00.000Z");
   CHECK(error_of(with("2024-01-01T10:00:00.000Z", "2024-02-30T10:00:00.000Z")) ==
         "result JSON: \"start_time\" is not a valid date and time");
+  // Found by fuzz_journal_line: a year the clock cannot hold overflowed the conversion (undefined behaviour).
+  CHECK(error_of(with("2024-01-01T10:00:00.000Z", "4052-11-25T09:49:40.041Z")) ==
+        "result JSON: \"start_time\" has a year outside 1970-2200");
+  CHECK(error_of(with("2024-01-01T10:00:00.000Z", "-999-11-25T09:49:40.041Z")) ==
+        "result JSON: \"start_time\" has a year outside 1970-2200");
   CHECK(error_of(with("\"start_sfen\":\"lnsgkgsnl", "\"start_sfen\":\"xnsgkgsnl")).starts_with(
       "result JSON: \"start_sfen\" is invalid: "));
 }
