@@ -50,6 +50,7 @@ EngineSettings merge(const EngineSettings& base, const EngineSettings& over) {
   if (over.send_inc) r.send_inc = over.send_inc;
   if (over.swap_btime_wtime) r.swap_btime_wtime = over.swap_btime_wtime;
   if (over.startup_timeout_ms) r.startup_timeout_ms = over.startup_timeout_ms;
+  if (over.margin_ms) r.margin_ms = over.margin_ms;
   if (over.quit_grace_ms) r.quit_grace_ms = over.quit_grace_ms;
   if (over.stderr_log) r.stderr_log = over.stderr_log;
   if (over.io_log) r.io_log = over.io_log;

@@ -59,6 +59,7 @@ struct EngineSettings {
   std::optional<bool> send_inc;          // game::EngineConfig::send_increments
   std::optional<bool> swap_btime_wtime;  // game::EngineConfig::swap_btime_wtime
   std::optional<int64_t> startup_timeout_ms;
+  std::optional<int64_t> margin_ms;       // game::EngineConfig::margin_ms (tournaments)
   std::optional<int64_t> quit_grace_ms;   // CSA client only (a tournament sets it)
   std::optional<std::string> stderr_log;  // CSA client only (a tournament keeps logs in its output folder)
   std::optional<std::string> io_log;      // CSA client only

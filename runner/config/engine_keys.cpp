@@ -91,6 +91,12 @@ constexpr EngineKey KEYS[] = {
      [](EngineSettings& e, std::string_view, std::string_view v, const std::string&) {
        return integer(e.startup_timeout_ms, v, 1, 3600000);
      }},
+    // This engine's time tolerance; the game's margin_ms stays every other engine's, so one engine that thinks
+    // past its time does not loosen the clock of all. (A CSA client has its own play.margin_ms.)
+    {"margin_ms", "[margin_ms=MS]", InTournament,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string&) {
+       return integer(e.margin_ms, v, 0, 600000);
+     }},
     // A tournament keeps every engine's logs in its output folder (--engine-logs, --io-logs).
     {"quit_grace_ms", "[quit_grace_ms=MS]", InCsaClient,
      [](EngineSettings& e, std::string_view, std::string_view v, const std::string&) {
@@ -125,7 +131,8 @@ std::expected<void, std::string> set_engine_key(EngineSettings& e, std::string_v
   const EngineKey* k = find_engine_key(key, place);
   if (!k) {
     std::string why = "unknown key '" + std::string(key) + "'; expected " + engine_tokens_expected(place);
-    if (place == InCsaClient && find_engine_key(key, InTournament)) why += " (the server sets the time control)";
+    if (place == InCsaClient && find_engine_key(key, InTournament))
+      why += key == "margin_ms" ? " (a CSA client's margin is play.margin_ms)" : " (the server sets the time control)";
     return Error(why);
   }
   std::string_view suffix = k->key.ends_with('.') ? key.substr(k->key.size()) : std::string_view();
@@ -188,6 +195,7 @@ void apply_engine_settings(const EngineSettings& s, game::EngineConfig& e) {
   if (s.send_inc) e.send_increments = *s.send_inc;
   if (s.swap_btime_wtime) e.swap_btime_wtime = *s.swap_btime_wtime;
   if (s.startup_timeout_ms) e.startup_timeout = std::chrono::milliseconds(*s.startup_timeout_ms);
+  if (s.margin_ms) e.margin_ms = *s.margin_ms;
   if (s.quit_grace_ms) e.quit_grace = std::chrono::milliseconds(*s.quit_grace_ms);
   if (s.stderr_log) e.stderr_log = *s.stderr_log;
   if (s.io_log) e.io_log = *s.io_log;

@@ -236,7 +236,7 @@ class GameRun {
     Player& player = *players_[us];
     usi::UsiClient& client = player.client();
     Clock& clock = clocks_[us];
-    const Micros margin = ms(options_.margin_ms);
+    const Micros margin = ms(player.config().margin_ms.value_or(options_.margin_ms));
     const Micros stall = ms(options_.stall_timeout_ms);
 
     bool hit = false;

@@ -60,6 +60,8 @@ struct EngineConfig {
   // true for engines that read btime as gote's time (Fairy-Stockfish 11.1): usi::swap_sides.
   bool swap_btime_wtime = false;
   std::chrono::milliseconds startup_timeout{10000};  // usi -> usiok, isready -> readyok (also before each game)
+  // This engine's time tolerance per move; unset: the game's GameOptions::margin_ms.
+  std::optional<int64_t> margin_ms;
   std::chrono::milliseconds quit_grace{1000};        // after `quit`, how long it may take to exit before a kill
   std::string stderr_log;           // file for the engine's stderr (appended); empty discards it
   std::string io_log;               // file for every line in and out with timestamps; empty: none

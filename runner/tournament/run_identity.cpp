@@ -43,6 +43,8 @@ bj::object engine_settings(const game::EngineConfig& e) {
   o.emplace("ponder", e.ponder);
   o.emplace("send_inc", e.send_increments);
   o.emplace("swap_btime_wtime", e.swap_btime_wtime);
+  // Only when set: the settings of runs without it (and their hashes) stay as they were.
+  if (e.margin_ms) o.emplace("margin_ms", *e.margin_ms);
   return o;
 }
 

@@ -274,7 +274,8 @@ TEST_CASE("finalize checks the engines") {
 TEST_CASE("engine tokens from the command line") {
   EngineSettings e =
       parse_engine_tokens({"cmd=./dev", "name=dev", "option.USI_Hash=256", "option.Eval Dir=a b", "tc=10+0.1", "ponder",
-                           "arg=-x", "arg=--y", "startup_timeout_ms=5000", "send_inc=false", "swap_btime_wtime=yes"},
+                           "arg=-x", "arg=--y", "startup_timeout_ms=5000", "send_inc=false", "swap_btime_wtime=yes",
+                           "margin_ms=450"},
                           "--engine #1", "/work");
   CHECK(*e.cmd == "/work/dev");
   CHECK(*e.name == "dev");
@@ -285,6 +286,7 @@ TEST_CASE("engine tokens from the command line") {
   CHECK(*e.ponder);
   CHECK(*e.args == std::vector<std::string>{"-x", "--y"});
   CHECK(*e.startup_timeout_ms == 5000);
+  CHECK(*e.margin_ms == 450);
   CHECK(e.send_inc == false);
   CHECK(e.swap_btime_wtime == true);
 
@@ -292,6 +294,9 @@ TEST_CASE("engine tokens from the command line") {
           parse_engine_tokens({"cmd=a", "hash=1"}, "--engine #2", "");
         }).starts_with("--engine #2: 'hash=1': unknown key 'hash'"));
   CHECK(error_of([] { parse_engine_tokens({"tc=fast"}, "--each", ""); }).starts_with("--each: 'tc=fast': "));
+  CHECK(error_of([] {
+          parse_engine_tokens({"margin_ms=-5"}, "--each", "");
+        }).starts_with("--each: 'margin_ms=-5': "));
   CHECK(error_of([] {
           parse_engine_tokens({"ponder=maybe"}, "--each", "");
         }).starts_with("--each: 'ponder=maybe': expected true or false"));
@@ -485,14 +490,14 @@ TEST_CASE("engine keys: every YAML key of an engine entry is read, and the same 
   const std::string yaml = dir + "/k.yaml";
   std::ofstream(yaml) << "tournament: gauntlet\nengines:\n  - name: a\n    cmd: /bin/sh\n    args: [-c, 'x y']\n"
                          "    dir: work\n    options: {USI_Hash: 64}\n    tc: 5+0.5\n    ponder: true\n"
-                         "    send_inc: false\n    swap_btime_wtime: true\n    startup_timeout_ms: 2500\n";
+                         "    send_inc: false\n    swap_btime_wtime: true\n    startup_timeout_ms: 2500\n    margin_ms: 700\n";
   ConfigDraft from_yaml;
   apply_yaml_file(yaml, from_yaml);
   REQUIRE(from_yaml.file_engines.size() == 1);
   const EngineSettings& y = from_yaml.file_engines[0];
   EngineSettings t =
       parse_engine_tokens({"name=a", "cmd=/bin/sh", "arg=-c", "arg=x y", "dir=work", "option.USI_Hash=64", "tc=5+0.5",
-                           "ponder", "send_inc=false", "swap_btime_wtime=true", "startup_timeout_ms=2500"},
+                           "ponder", "send_inc=false", "swap_btime_wtime=true", "startup_timeout_ms=2500", "margin_ms=700"},
                           "--engine #1", dir);
   CHECK(*y.name == *t.name);
   CHECK(*y.cmd == *t.cmd);
@@ -505,6 +510,8 @@ TEST_CASE("engine keys: every YAML key of an engine entry is read, and the same 
   CHECK(*y.send_inc == *t.send_inc);
   CHECK(*y.swap_btime_wtime == *t.swap_btime_wtime);
   CHECK(*y.startup_timeout_ms == *t.startup_timeout_ms);
+  CHECK(*y.margin_ms == 700);
+  CHECK(*t.margin_ms == 700);
   // The YAML path accepts exactly the table's keys: one the table does not know is refused with the list.
   std::ofstream(yaml) << "tournament: gauntlet\nengines:\n  - name: a\n    quit_grace_ms: 10\n";
   ConfigDraft refused;

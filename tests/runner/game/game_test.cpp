@@ -223,6 +223,22 @@ TEST_CASE("answers just after the flag: TimeForfeit; the same delay within the m
   }
 }
 
+TEST_CASE("an engine's own margin_ms: its overrun is in time, the same overrun by an engine on the game's margin "
+          "is not") {
+  // Both answer 400 ms into a 200 ms move; the game's margin is 100 ms.
+  EngineConfig slow = mock("b", {"--behavior", "answer-after-delay", "--delay-ms", "400"}, "movetime=0.2");
+  slow.margin_ms = 1000;
+  Match m(slow, mock("w", {"--behavior", "answer-after-delay", "--delay-ms", "400"}, "movetime=0.2"));
+  GameOptions o = fast_options();
+  PlayedGame g = m.play(o);
+  CHECK(g.result.termination == Termination::TimeForfeit);
+  CHECK(g.result.outcome == Outcome::BlackWin);
+  REQUIRE(g.moves.size() == 1);
+  CHECK(g.moves[0].time_ms >= 390);
+  CHECK(contains(g.result.detail, "did not move within 200.0 ms + 100.0 ms margin"));
+  m.close();
+}
+
 TEST_CASE("illegal move: IllegalMove with the raw move text") {
   Match m(mock("b", {}), mock("w", {"--behavior", "illegal-move"}));
   PlayedGame g = m.play(fast_options());

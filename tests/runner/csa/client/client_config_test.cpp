@@ -234,6 +234,10 @@ TEST_CASE("engine keys: one table for the YAML file, --set engine.KEY and --engi
   REQUIRE_FALSE(tc);
   CHECK(tc.error().starts_with("--engine 'tc=10+0.1': unknown key 'tc'; expected cmd=, name="));
   CHECK(tc.error().ends_with("(the server sets the time control)"));
+  // A tournament engine's own time tolerance: the client has one margin, play.margin_ms.
+  auto margin = apply_engine_tokens(c, {"cmd=/usr/games/gpsusi", "margin_ms=500"});
+  REQUIRE_FALSE(margin);
+  CHECK(margin.error().ends_with("(a CSA client's margin is play.margin_ms)"));
   // The client's own keys and the shared ones, as tokens.
   REQUIRE(apply_engine_tokens(c, {"cmd=/usr/games/gpsusi", "arg=-a b", "arg=-c", "option.Threads=2", "ponder",
                                   "send_inc=false", "quit_grace_ms=250", "io_log=/tmp/io.log"}));
