@@ -23,9 +23,11 @@ gen_s=$((SECONDS - start))
 "$engine" shuffle --train "$tmp/train.bin" --validation "$tmp/validation.bin" --validation-fraction 0.1 \
   "$tmp/all.bin" >"$tmp/shuffle.log" 2>&1 || fail "shuffle: $(cat "$tmp/shuffle.log")"
 
-# Tables alone: on so little data a correction of the hand-written evaluation cannot generalise yet, while
-# tables that start from material alone must improve.
-"$engine" learn --output "$tmp/weights.bin" --validation "$tmp/validation.bin" --base none --epochs 4 --batch 1024 --threads 2 \
+# Tables alone, starting from material, fitted to the search's scores (lambda 1): on a CI-sized set of games the
+# results are too noisy to show a gain from one run to the next (the validation loss on them rose in some runs),
+# while the scores are learnable every time. The result's part of the loss is covered by the trainer's own test.
+"$engine" learn --output "$tmp/weights.bin" --validation "$tmp/validation.bin" --base none --lambda 1 --epochs 4 \
+  --batch 1024 --threads 2 \
   "$tmp/train.bin" >"$tmp/learn.log" 2>&1 || fail "learn: $(tail -3 "$tmp/learn.log")"
 first=$(sed -n 's/.*validation loss at the start \([0-9.]*\).*/\1/p' "$tmp/learn.log")
 last=$(sed -n 's/.*epoch [0-9]*: .*validation loss \([0-9.]*\),.*/\1/p' "$tmp/learn.log" | tail -1)
