@@ -40,7 +40,8 @@ void TranspositionTable::resize(size_t mb, bool with_stats) {
 }
 
 void TranspositionTable::clear() {
-  std::memset(static_cast<void*>(table_), 0, cluster_count_ * sizeof(Cluster));
+  // Also called before the first resize (a setoption that clears the table comes before isready).
+  if (table_) std::memset(static_cast<void*>(table_), 0, cluster_count_ * sizeof(Cluster));
   if (check_) std::memset(check_.get(), 0, entry_count() * sizeof(uint32_t));
   generation8_ = 0;
   reset_stats();
