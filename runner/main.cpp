@@ -11,11 +11,13 @@
 //   shogi-arena coordinate  the coordinator job of such a run (its SPRT, STOP file and requeues)
 //   shogi-arena csa         one engine on a CSA server (Floodgate, championships, a club or our own server)
 //   shogi-arena serve       a CSA server
+//   shogi-arena check       one engine probed before a tournament: its quirks and the settings to use
 //
 // Exit codes: 0 done (SPRT: H1 accepted, the change passes); 1 SPRT H0 accepted (it fails); 2 an error, an
 // interrupted run or an inconclusive SPRT. Errors are one line on stderr. `csa`: 0 the games were played (or a
 // stop was requested), 1 gave up (server unreachable, login refused, engine broken), 2 bad configuration.
-// `serve`: 0 after Ctrl-C, 1 when it cannot listen, 2 bad configuration.
+// `serve`: 0 after Ctrl-C, 1 when it cannot listen, 2 bad configuration. `check`: 0 the engine plays reliably
+// with the recommended settings, 1 it does not, 2 bad arguments.
 
 #include <fcntl.h>
 #include <signal.h>
@@ -30,6 +32,7 @@
 #include <iostream>
 #include <set>
 
+#include "check/cli.h"
 #include "cluster/cli.h"
 #include "config/cli_config.h"
 #include "config/config.h"
@@ -315,6 +318,16 @@ int main(int argc, char** argv) {
   serve_options.add_to(*serve);
   serve->footer("Example:\n  shogi-arena serve --listen 0.0.0.0:4081 --out csa-server --log csa-server/server.log");
 
+  check::CheckCli check_options;
+  CLI::App* check_app =
+      app.add_subcommand("check", "Probe one engine before a tournament: its quirks and the settings to use");
+  check_options.add_to(*check_app);
+  check_app->footer(
+      "Exit codes: 0 it plays reliably with the recommended settings; 1 it does not; 2 bad arguments.\n"
+      "Examples:\n"
+      "  shogi-arena check --engine cmd=/usr/games/gpsusi\n"
+      "  shogi-arena check --engine cmd=./yaneuraou option.Threads=1 --quick --json");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -328,6 +341,10 @@ int main(int argc, char** argv) {
 
   try {
     if (stats->parsed()) return run_stats(stats_options);
+    if (check_app->parsed()) {
+      install_signal_handlers();
+      return check_options.run(&g_stop);
+    }
     if (merge->parsed()) return run_merge(merge_options);
     if (slurm->parsed()) {
       std::vector<std::string> args;

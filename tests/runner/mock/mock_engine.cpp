@@ -2,7 +2,8 @@
 // USI-client and end-to-end tests. Deterministic: the same arguments and input give the same output.
 //
 //   mock_usi_engine [--behavior B] [--after N] [--delay-ms D] [--think-ms T] [--count N] [--random --seed S]
-//                   [--with-ponder] [--text LINE] [--stderr-bytes N] [--name NAME]
+//                   [--with-ponder] [--text LINE] [--stderr-bytes N] [--name NAME] [--clock]
+//                   [--threads N]
 //
 // Behaviours:
 //   normal              first legal move (or a seeded random one with --random) after --think-ms; resign if none
@@ -19,7 +20,17 @@
 //   ignore-stop         answers go only after --delay-ms (default never) and ignores stop
 //   late-quit-exit      exits --delay-ms after quit (and on stdin EOF)
 //   reject-increment    like normal, but dies of SIGABRT on a go with binc or winc, as gpsusi does
-// `go ponder` waits for ponderhit (then thinks --think-ms) or stop (answers at once), except as said above.
+//   swapped-clocks      --clock, budgeting from the opponent's time (btime read as gote's, as Fairy-Stockfish 11.1)
+//   double-increment    --clock, counting the increment twice
+//   byoyomi-overrun     --clock, thinking --delay-ms past its byoyomi
+//   double-bestmove     like normal, but writes its bestmove line twice
+//   busy-no-readyok     like normal, but answers isready during a search only after its bestmove
+//   illegal-drop        like normal, except that with a piece in hand it drops it onto an occupied square
+//   die-on-garbage      like normal, but dies of SIGSEGV on a line that is not a USI command
+// --threads N: the default its Threads option advertises (YaneuraOu's is 4).
+// --clock: the think time comes from go (own time / 10 + increment * 0.8, or byoyomi * 0.8 once the main time is
+// small, or movetime * 0.9) instead of --think-ms; nodes/depth searches still take --think-ms.
+// `go ponder` waits for ponderhit (then thinks) or stop (answers at once), except as said above.
 // Each setoption is echoed as "info string option <name> = <value>", so tests can see what was sent.
 
 #include <poll.h>
@@ -59,6 +70,8 @@ struct Config {
   std::optional<std::string> text;
   long stderr_bytes = 0;
   std::string name = "MockEngine";
+  bool clock = false;
+  int threads = 1;
 };
 
 [[noreturn]] void usage(const std::string& why) {
@@ -85,15 +98,23 @@ Config parse_args(int argc, char** argv) {
     else if (a == "--text") c.text = next();
     else if (a == "--stderr-bytes") c.stderr_bytes = std::stol(next());
     else if (a == "--name") c.name = next();
+    else if (a == "--clock")
+      c.clock = true;
+    else if (a == "--threads")
+      c.threads = std::stoi(next());
     else usage("unknown argument " + a);
   }
   static const char* known[] = {
-      "normal",       "crash-at-start",     "crash-on-go",    "never-answer-go", "answer-after-delay",
-      "illegal-move", "malformed-bestmove", "false-win",      "resign",          "info-flood",
-      "slow-usiok",   "ignore-stop",        "late-quit-exit", "reject-increment"};
+      "normal",           "crash-at-start",     "crash-on-go",     "never-answer-go",  "answer-after-delay",
+      "illegal-move",     "malformed-bestmove", "false-win",       "resign",           "info-flood",
+      "slow-usiok",       "ignore-stop",        "late-quit-exit",  "reject-increment", "swapped-clocks",
+      "double-increment", "byoyomi-overrun",    "double-bestmove", "busy-no-readyok",  "illegal-drop",
+      "die-on-garbage"};
   bool ok = false;
   for (const char* k : known) ok |= c.behavior == k;
   if (!ok) usage("unknown behavior " + c.behavior);
+  if (c.behavior == "swapped-clocks" || c.behavior == "double-increment" || c.behavior == "byoyomi-overrun")
+    c.clock = true;
   return c;
 }
 
@@ -206,7 +227,7 @@ class Mock {
     say("id name " + cfg_.name);
     say("id author Shogi Arena tests");
     say("option name Hash type spin default 16 min 1 max 1024");
-    say("option name Threads type spin default 1 min 1 max 8");
+    say("option name Threads type spin default " + std::to_string(cfg_.threads) + " min 1 max 8");
     say("option name Move Overhead type spin default 10 min 0 max 5000");
     say("option name Style type combo default Normal var Solid var Normal var Risky");
     say("option name OwnBook type check default true");
@@ -227,7 +248,10 @@ class Mock {
       if (is("slow-usiok")) usiok_due_ = Clock::now() + std::chrono::milliseconds(std::max(0L, cfg_.delay_ms));
       else say("usiok");
     } else if (cmd == "isready") {
-      say("readyok");
+      if (searching_ && is("busy-no-readyok"))
+        readyok_after_search_ = true;
+      else
+        say("readyok");
     } else if (cmd == "setoption") {
       // "name <n...> value <v...>"
       std::string_view r = rest;
@@ -261,7 +285,8 @@ class Mock {
     } else if (cmd == "quit") {
       if (is("late-quit-exit")) std::this_thread::sleep_for(std::chrono::milliseconds(std::max(0L, cfg_.delay_ms)));
       return 0;
-    }
+    } else if (is("die-on-garbage") && !known_command(cmd))
+      crash();
     // Unknown commands are ignored, as USI asks.
     return std::nullopt;
   }
@@ -276,6 +301,7 @@ class Mock {
     }
     searching_ = true;
     pondering_ = args.starts_with("ponder") || args.find(" ponder") != std::string_view::npos;
+    think_ms_ = cfg_.clock ? budget_ms(args) : cfg_.think_ms;
     bool infinite = args.find("infinite") != std::string_view::npos;
     go_time_ = Clock::now();
     if (pondering_ || infinite) return;
@@ -295,7 +321,46 @@ class Mock {
       flood_until_ = now + std::chrono::milliseconds(cfg_.think_ms);
       return;
     }
-    answer_due_ = now + std::chrono::milliseconds(cfg_.think_ms);
+    answer_due_ = now + std::chrono::milliseconds(think_ms_);
+  }
+
+  static bool known_command(std::string_view cmd) {
+    for (std::string_view c :
+         {"usi", "isready", "setoption", "usinewgame", "position", "go", "stop", "ponderhit", "gameover", "quit"})
+      if (cmd == c) return true;
+    return false;
+  }
+
+  // The value after `key` in a go line, if present.
+  static std::optional<long> go_value(std::string_view args, std::string_view key) {
+    std::vector<std::string> words;
+    std::size_t at = 0;
+    while (at < args.size()) {
+      std::size_t end = args.find(' ', at);
+      if (end == std::string_view::npos) end = args.size();
+      if (end > at) words.emplace_back(args.substr(at, end - at));
+      at = end + 1;
+    }
+    for (std::size_t i = 0; i + 1 < words.size(); ++i)
+      if (words[i] == key) return std::stol(words[i + 1]);
+    return std::nullopt;
+  }
+
+  // How long to think on this go with --clock (see the header).
+  long budget_ms(std::string_view args) const {
+    if (auto movetime = go_value(args, "movetime")) return *movetime * 9 / 10;
+    auto btime = go_value(args, "btime"), wtime = go_value(args, "wtime");
+    if (!btime && !wtime) return cfg_.think_ms;  // nodes, depth, infinite
+    bool black = record_.position().side_to_move() == shogi::BLACK;
+    if (is("swapped-clocks")) black = !black;
+    long own = (black ? btime : wtime).value_or(0);
+    long inc = go_value(args, black ? "binc" : "winc").value_or(0);
+    if (is("double-increment")) inc *= 2;
+    long byoyomi = go_value(args, "byoyomi").value_or(0);
+    long think = own / 10 + inc * 8 / 10;
+    if (byoyomi > 0 && own < 10 * byoyomi) think = own / 10 + byoyomi * 8 / 10;
+    if (byoyomi > 0 && is("byoyomi-overrun")) think = own / 10 + byoyomi + std::max(0L, cfg_.delay_ms);
+    return think;
   }
 
   shogi::Move choose(const shogi::Position& pos) const {
@@ -311,7 +376,44 @@ class Mock {
     searching_ = false;
     pondering_ = false;
     answer_due_.reset();
+    say_bestmove();
+    if (readyok_after_search_) {
+      readyok_after_search_ = false;
+      say("readyok");
+    }
+  }
+
+  static int drop_index(shogi::PieceType pt) {
+    switch (pt) {
+      case shogi::PAWN:
+        return 0;
+      case shogi::LANCE:
+        return 1;
+      case shogi::KNIGHT:
+        return 2;
+      case shogi::SILVER:
+        return 3;
+      case shogi::GOLD:
+        return 4;
+      case shogi::BISHOP:
+        return 5;
+      default:
+        return 6;
+    }
+  }
+
+  void say_bestmove() {
     const shogi::Position& pos = record_.position();
+    if (is("illegal-drop")) {
+      // Any piece in hand, dropped onto the first occupied square: well-formed, and never legal.
+      for (shogi::PieceType pt :
+           {shogi::PAWN, shogi::LANCE, shogi::KNIGHT, shogi::SILVER, shogi::GOLD, shogi::BISHOP, shogi::ROOK})
+        if (shogi::hand_exists(pos.hand(pos.side_to_move()), pt)) {
+          int to = 0;
+          while (pos.piece_on(shogi::Square(to)) == shogi::NO_PIECE) ++to;
+          return say(std::string("bestmove ") + "PLNSGBR"[drop_index(pt)] + "*" + square_name(to));
+        }
+    }
     if (is("illegal-move")) {
       // A well-formed move of a piece that is not there.
       int from = 0;
@@ -338,6 +440,7 @@ class Mock {
       if (reply != shogi::MOVE_NONE) line += " ponder " + shogi::to_usi(reply);
     }
     say(line);
+    if (is("double-bestmove")) say(line);
   }
 
   Config cfg_;
@@ -346,6 +449,8 @@ class Mock {
   bool searching_ = false;
   bool pondering_ = false;
   bool flooding_ = false;
+  bool readyok_after_search_ = false;
+  long think_ms_ = 0;  // this search's
   long flood_sent_ = 0;
   Clock::time_point flood_until_{};
   Clock::time_point go_time_{};
