@@ -46,7 +46,11 @@ using usi::GoParams;
 
 std::string ms(std::int64_t v) { return std::to_string(v) + " ms"; }
 
-std::string signed_ms(std::int64_t v) { return (v >= 0 ? "+" : "") + std::to_string(v) + " ms"; }
+std::string signed_ms(std::int64_t v) {
+  std::string text = v >= 0 ? "+" : "";
+  text += std::to_string(v);
+  return text + " ms";
+}
 
 std::int64_t median(std::vector<std::int64_t> v) {
   if (v.empty()) return 0;
@@ -391,7 +395,8 @@ class Battery {
       report_.keys.swap_btime_wtime = q.swap_sides;
       auto pos = timing_position();
       auto a = timed(pos, clock(big, small), big, false, "");
-      auto b = timed(pos, clock(small, big), small, true, "swapped clocks, fixed");
+      auto b = timed(pos, clock(small, big), small, false, "");
+      if (b.answered()) short_clock(b.used_ms(), small);
       std::string verified = a.answered() && b.answered()
                                  ? "; with swap_btime_wtime=" + std::string(q.swap_sides ? "true" : "false") +
                                        ": used " + ms(a.used_ms()) + " and " + ms(b.used_ms())
@@ -401,15 +406,29 @@ class Battery {
           "use swap_btime_wtime=" +
               std::string(q.swap_sides ? "true" : "false"));
     } else if (with_big >= 2 * with_small) {
-      // Not swapped: these were ordinary moves, and a short clock is where an engine overruns.
-      note_overrun(worst_big, "sudden death, own clock long");
-      note_overrun(worst_small, "sudden death, own clock short");
+      // Not swapped: these were ordinary moves.
+      note_overrun(worst_big, "sudden death");
       add("time.swapped_clocks", "which clock it budgets from", Verdict::Pass, figure + ": its own");
+      short_clock(worst_small + small, small);
     } else {
-      note_overrun(worst_big, "sudden death, own clock long");
-      note_overrun(worst_small, "sudden death, own clock short");
+      note_overrun(worst_big, "sudden death");
       add("time.swapped_clocks", "which clock it budgets from", Verdict::Pass, figure,
           "inconclusive: it thinks about as long either way");
+      short_clock(worst_small + small, small);
+    }
+  }
+
+  // A move with little time left and nothing to come: an engine with a minimum think time flags here. No margin
+  // fixes that (it would overrun every move); sudden death without increment is the time control to avoid.
+  void short_clock(std::int64_t used, std::int64_t left) {
+    const std::string title = "sudden death, " + ms(left) + " left";
+    const std::string figure = "used " + ms(used) + " of " + ms(left);
+    if (used > left + o_.game_margin_ms / 2) {
+      report_.keys.avoid.push_back("sudden death without increment or byoyomi (tc=N+0)");
+      add("time.short_clock", title, Verdict::Warn, figure,
+          "it loses on time when its clock runs short: give it an increment or byoyomi");
+    } else {
+      add("time.short_clock", title, Verdict::Pass, figure);
     }
   }
 
@@ -453,7 +472,8 @@ class Battery {
     }
     const std::int64_t left = 300, inc = 1500, total = left + inc;
     auto pos = timing_position();
-    auto plain = timed(pos, clock(total, total), total, true, "sudden death, short");
+    // Both probes are short clocks (see short_clock): their overruns are not a tolerance to grant.
+    auto plain = timed(pos, clock(total, total), total, false, "");
     auto with_inc = timed(pos, clock(left, left, inc), total, false, "");
     if (!plain.answered() || !with_inc.answered()) {
       add("time.double_increment", title, Verdict::Skip, "", "no bestmove in one of the probes");
@@ -473,7 +493,6 @@ class Battery {
           "it spends more than the time left plus one increment: it counts the increment twice. Use send_inc=false");
       return;
     }
-    note_overrun(with_inc.used_ms() - total, "Fischer, short");
     add("time.double_increment", title, Verdict::Pass, figure);
   }
 
@@ -492,6 +511,16 @@ class Battery {
       used.push_back(s.used_ms());
     }
     if (used.empty()) return;
+    // A few samples understate the worst of a tournament's thousands of moves: project the tail from the spread of
+    // the moves that ran to the budget (a move stopped early says nothing about overruns, and an engine that always
+    // stops at the same time projects no further than it went).
+    std::vector<std::int64_t> full;
+    for (std::int64_t u : used)
+      if (u * 10 >= b * 9) full.push_back(u);
+    if (full.size() >= 3) {
+      const std::int64_t worst_used = *std::max_element(full.begin(), full.end());
+      projected_overrun_ = worst_used + 2 * (worst_used - median(full)) - b;
+    }
     const std::int64_t worst = *std::max_element(used.begin(), used.end());
     const std::string figure = "used " + ms(*std::min_element(used.begin(), used.end())) + " .. " + ms(worst) +
                                " (median " + ms(median(used)) + ") of " + ms(b) + ", " + std::to_string(used.size()) +
@@ -797,8 +826,9 @@ class Battery {
       add("protocol.bestmove_once", "one bestmove per go", Verdict::Pass, figure);
   }
 
-  // The worst overrun of every timed probe (with the fixes found applied): within half the game's margin nothing
-  // is needed; beyond, the engine gets a margin_ms of its own; beyond a second, no margin makes its games fair.
+  // The worst overrun of the timed probes with a fixed budget (the fixes found applied; short clocks are
+  // short_clock's), or the byoyomi projection if larger: within half the margin nothing is needed; beyond, the
+  // engine gets a margin_ms of its own (50 ms above it); an overrun beyond a second no margin makes fair.
   void margin() {
     if (!max_overrun_) {
       add("time.margin", "time tolerance needed", Verdict::Skip, "", "no timed search answered");
@@ -806,12 +836,17 @@ class Battery {
     }
     const std::int64_t worst = *max_overrun_;
     const std::int64_t allowed = o_.engine.margin_ms.value_or(o_.game_margin_ms);
-    const std::string figure = "worst " + signed_ms(worst) + " (" + max_overrun_probe_ + ")";
+    std::string figure = "worst " + signed_ms(worst) + " (" + max_overrun_probe_ + ")";
+    std::int64_t needed = worst;
+    if (projected_overrun_ && *projected_overrun_ > worst) {
+      needed = *projected_overrun_;
+      figure += ", projected from the byoyomi moves " + signed_ms(needed);
+    }
     if (worst > 1000) {
       add("time.margin", "time tolerance needed", Verdict::Fail, figure,
           "it thinks more than a second past its time: it cannot play a timed game fairly");
-    } else if (worst > allowed / 2) {
-      report_.keys.margin_ms = round_up(worst + std::max<std::int64_t>(50, worst / 2), 50);
+    } else if (needed > allowed / 2) {
+      report_.keys.margin_ms = round_up(needed + 50, 50);
       add("time.margin", "time tolerance needed", Verdict::Warn, figure,
           "use margin_ms=" + std::to_string(*report_.keys.margin_ms) + " for it (the margin now is " + ms(allowed) +
               ")");
@@ -854,6 +889,7 @@ class Battery {
   int searches_ = 0;
   int stray_bestmoves_ = 0;
   std::optional<std::int64_t> max_overrun_;
+  std::optional<std::int64_t> projected_overrun_;  // from the spread of the byoyomi moves
   std::string max_overrun_probe_;
 };
 

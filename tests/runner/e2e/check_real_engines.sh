@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `shogi-arena check` on the Debian engines recommends the keys configs/gauntlet-real-engines.yaml uses for them:
+# send_inc=false and a margin_ms of its own for gpsusi (it aborts on binc/winc and thinks past short clocks),
+# swap_btime_wtime=true for Fairy-Stockfish 11.1 (it budgets from gote's clock when it is sente). Timing on a loaded
+# machine is noisy, so only the keys are judged here; the quirks' sizes are judged on mock engines. Skips (77)
+# when neither engine is installed.
+source "$(dirname "$0")/lib.sh"
+
+keys() {  # keys OUT: the recommended --engine tokens, one per line
+  grep -A1 '^Recommended engine settings:' "$1" | tail -1 | tr ' ' '\n'
+}
+
+ran=0
+if command -v gpsusi >/dev/null || [ -x /usr/games/gpsusi ]; then
+  ran=1
+  # The full battery: its tolerance comes from 8 byoyomi moves (3 in --quick can all land inside the margin).
+  "$ARENA" check --engine cmd=gpsusi >"$TMP/gps.txt" 2>&1 || fail "gpsusi: check exited with $?: $(cat "$TMP/gps.txt")"
+  cat "$TMP/gps.txt"
+  keys "$TMP/gps.txt" | grep -qx send_inc=false || fail "gpsusi: no send_inc=false"
+  keys "$TMP/gps.txt" | grep -Eqx 'margin_ms=[0-9]+' || fail "gpsusi: no margin_ms"
+  ! keys "$TMP/gps.txt" | grep -q swap_btime_wtime || fail "gpsusi: swap_btime_wtime recommended"
+  pass "gpsusi: $(keys "$TMP/gps.txt" | grep -E 'send_inc|margin_ms' | tr '\n' ' ')"
+fi
+if command -v fairy-stockfish >/dev/null || [ -x /usr/games/fairy-stockfish ]; then
+  ran=1
+  "$ARENA" check --engine cmd=fairy-stockfish option.Hash=64 --quick >"$TMP/fsf.txt" 2>&1 ||
+    fail "fairy-stockfish: check exited with $?: $(cat "$TMP/fsf.txt")"
+  cat "$TMP/fsf.txt"
+  keys "$TMP/fsf.txt" | grep -qx swap_btime_wtime=true || fail "fairy-stockfish: no swap_btime_wtime=true"
+  ! keys "$TMP/fsf.txt" | grep -q send_inc || fail "fairy-stockfish: send_inc recommended"
+  pass "fairy-stockfish: swap_btime_wtime=true"
+fi
+[ $ran = 1 ] || { echo "skip: neither gpsusi nor fairy-stockfish is installed"; exit 77; }
+check_no_engines_left 1
