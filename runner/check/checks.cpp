@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <set>
 #include <thread>
 
 #include "check/check_positions.h"
@@ -95,6 +97,7 @@ class Battery {
 
   CheckReport run() {
     const auto started = SteadyClock::now();
+    const std::set<std::string> files_before = working_dir_files();
     if (handshake()) {
       using Step = void (Battery::*)();
       for (Step step : {&Battery::options, &Battery::setoption_each, &Battery::isready_busy, &Battery::sudden_death,
@@ -109,6 +112,7 @@ class Battery {
         bestmove_once();
         margin();
         memory_and_quit();
+        files_left(files_before);
       }
     }
     if (interrupted()) add("interrupted", "interrupted", Verdict::Skip, "", "the remaining checks were not run");
@@ -276,8 +280,8 @@ class Battery {
         warn ? "a tournament runs games side by side: set " + join(advice, ", ") : "");
   }
 
-  // Every advertised option set to its default (buttons left alone: pressing one may do anything), each followed by
-  // isready. The configured options are sent again afterwards.
+  // Every advertised option set to its default (buttons left alone: pressing one may do anything; empty texts too),
+  // each followed by isready. The configured options are sent again afterwards.
   void setoption_each() {
     int sent = 0;
     std::vector<std::string> problems;
@@ -285,6 +289,10 @@ class Battery {
     for (const usi::OptionSpec& option : options) {
       if (option.type == usi::OptionType::Button) continue;
       if (!usi::check_option_value(option, option.default_value)) continue;  // reported by the options check
+      // An empty text goes out as "<empty>", which some engines take literally: Fairy-Stockfish's "Debug Log
+      // File" then creates a file of that name in the working directory.
+      const bool text = option.type == usi::OptionType::String || option.type == usi::OptionType::Filename;
+      if (text && (option.default_value.empty() || option.default_value == "<empty>")) continue;
       engine_.client().set_option(option.name, option.default_value);
       ++sent;
       if (!engine_.sync(startup_wait())) {
@@ -876,6 +884,32 @@ class Battery {
     else
       add("robust.quit", "quit", Verdict::Warn, by_itself ? "exited in " + ms(took) : "killed after " + ms(took),
           "slower than the " + ms(grace) + " a tournament waits before it kills an engine that was told to quit");
+  }
+
+  std::filesystem::path working_dir() const {
+    return o_.engine.working_dir.empty() ? std::filesystem::current_path() : std::filesystem::path(o_.engine.working_dir);
+  }
+
+  std::set<std::string> working_dir_files() const {
+    std::set<std::string> names;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(working_dir(), ec))
+      names.insert(entry.path().filename().string());
+    return names;
+  }
+
+  // Engines write logs and caches where they run; a tournament's workers would all write there at once.
+  // (gpsusi creates a file named "<empty>": the default of its log file options, taken literally.)
+  void files_left(const std::set<std::string>& before) {
+    std::vector<std::string> created;
+    for (const std::string& name : working_dir_files())
+      if (!before.contains(name)) created.push_back("'" + name + "'");
+    if (created.empty())
+      add("robust.files", "files in its working directory", Verdict::Pass, "none created");
+    else
+      add("robust.files", "files in its working directory", Verdict::Warn,
+          "created " + join(created, ", ") + " in " + working_dir().string(),
+          "give it a directory of its own (dir=...), or expect these files wherever it runs");
   }
 
   const CheckOptions& o_;

@@ -3,6 +3,9 @@
 # then plays a short match without a time loss or a crash, where the same engine without the keys loses games; the
 # built-in engine passes every check; bad arguments exit 2 with one line.
 source "$(dirname "$0")/lib.sh"
+# The checks look for files an engine leaves in its working directory: run them where no other test writes.
+mkdir "$TMP/cwd"
+cd "$TMP/cwd"
 
 # The recommended --engine line of a check's text output, as an argument array in REC.
 recommended() {

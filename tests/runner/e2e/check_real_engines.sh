@@ -10,25 +10,31 @@ keys() {  # keys OUT: the recommended --engine tokens, one per line
   grep -A1 '^Recommended engine settings:' "$1" | tail -1 | tr ' ' '\n'
 }
 
+# Each check runs in an empty folder of its own. Fairy-Stockfish's must stay empty (the checker once set its "Debug
+# Log File" to "<empty>", and it created a file of that name); gpsusi creates "<empty>" by itself, and the check
+# must say so.
+mkdir "$TMP/gps" "$TMP/fsf"
 ran=0
 if command -v gpsusi >/dev/null || [ -x /usr/games/gpsusi ]; then
   ran=1
   # The full battery: its tolerance comes from 8 byoyomi moves (3 in --quick can all land inside the margin).
-  "$ARENA" check --engine cmd=gpsusi >"$TMP/gps.txt" 2>&1 || fail "gpsusi: check exited with $?: $(cat "$TMP/gps.txt")"
+  (cd "$TMP/gps" && "$ARENA" check --engine cmd=gpsusi) >"$TMP/gps.txt" 2>&1 || fail "gpsusi: check exited with $?: $(cat "$TMP/gps.txt")"
   cat "$TMP/gps.txt"
   keys "$TMP/gps.txt" | grep -qx send_inc=false || fail "gpsusi: no send_inc=false"
   keys "$TMP/gps.txt" | grep -Eqx 'margin_ms=[0-9]+' || fail "gpsusi: no margin_ms"
   ! keys "$TMP/gps.txt" | grep -q swap_btime_wtime || fail "gpsusi: swap_btime_wtime recommended"
+  grep -q "^  warn  robust.files .*created '<empty>'" "$TMP/gps.txt" || fail "gpsusi: its '<empty>' file not reported"
   pass "gpsusi: $(keys "$TMP/gps.txt" | grep -E 'send_inc|margin_ms' | tr '\n' ' ')"
 fi
 if command -v fairy-stockfish >/dev/null || [ -x /usr/games/fairy-stockfish ]; then
   ran=1
-  "$ARENA" check --engine cmd=fairy-stockfish option.Hash=64 --quick >"$TMP/fsf.txt" 2>&1 ||
+  (cd "$TMP/fsf" && "$ARENA" check --engine cmd=fairy-stockfish option.Hash=64 --quick) >"$TMP/fsf.txt" 2>&1 ||
     fail "fairy-stockfish: check exited with $?: $(cat "$TMP/fsf.txt")"
   cat "$TMP/fsf.txt"
   keys "$TMP/fsf.txt" | grep -qx swap_btime_wtime=true || fail "fairy-stockfish: no swap_btime_wtime=true"
   ! keys "$TMP/fsf.txt" | grep -q send_inc || fail "fairy-stockfish: send_inc recommended"
-  pass "fairy-stockfish: swap_btime_wtime=true"
+  [ -z "$(ls -A "$TMP/fsf")" ] || fail "fairy-stockfish: the check left files in its directory: $(ls -A "$TMP/fsf")"
+  pass "fairy-stockfish: swap_btime_wtime=true, no file left behind"
 fi
 [ $ran = 1 ] || { echo "skip: neither gpsusi nor fairy-stockfish is installed"; exit 77; }
 check_no_engines_left 1
