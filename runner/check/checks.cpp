@@ -248,7 +248,8 @@ class Battery {
   }
 
   // Engines default to more than one thread (YaneuraOu: 4) or a large hash: a gauntlet at concurrency N then
-  // oversubscribes the machine or its memory. The recommendation pins them, in the engine's own option names.
+  // oversubscribes the machine or its memory. The recommendation pins threads to 1 and caps a hash above 256 MB,
+  // in the engine's own option names.
   void threads_and_hash() {
     std::vector<std::string> found, advice;
     bool warn = false;
@@ -265,10 +266,13 @@ class Battery {
       } catch (...) {
         continue;
       }
-      if (threads && def != 1 && (!option.min || *option.min <= 1)) {
+      if (threads && (!option.min || *option.min <= 1)) {
+        // Pinned even where 1 is the default: a default can change with the engine's next version.
         report_.keys.options.push_back({option.name, "1"});
-        advice.push_back(option.name + "=1");
-        warn = true;
+        if (def != 1) {
+          advice.push_back(option.name + "=1");
+          warn = true;
+        }
       } else if (hash && def > 256 && (!option.min || *option.min <= 256)) {
         report_.keys.options.push_back({option.name, "256"});
         advice.push_back(option.name + "=256");

@@ -21,10 +21,11 @@ if command -v gpsusi >/dev/null || [ -x /usr/games/gpsusi ]; then
   (cd "$TMP/gps" && "$ARENA" check --engine cmd=gpsusi) >"$TMP/gps.txt" 2>&1 || fail "gpsusi: check exited with $?: $(cat "$TMP/gps.txt")"
   cat "$TMP/gps.txt"
   keys "$TMP/gps.txt" | grep -qx send_inc=false || fail "gpsusi: no send_inc=false"
+  keys "$TMP/gps.txt" | grep -qx option.Thread=1 || fail "gpsusi: no option.Thread=1"
   keys "$TMP/gps.txt" | grep -Eqx 'margin_ms=[0-9]+' || fail "gpsusi: no margin_ms"
   ! keys "$TMP/gps.txt" | grep -q swap_btime_wtime || fail "gpsusi: swap_btime_wtime recommended"
   grep -q "^  warn  robust.files .*created '<empty>'" "$TMP/gps.txt" || fail "gpsusi: its '<empty>' file not reported"
-  pass "gpsusi: $(keys "$TMP/gps.txt" | grep -E 'send_inc|margin_ms' | tr '\n' ' ')"
+  pass "gpsusi: $(keys "$TMP/gps.txt" | grep -E 'send_inc|margin_ms|Thread' | tr '\n' ' ')"
 fi
 if command -v fairy-stockfish >/dev/null || [ -x /usr/games/fairy-stockfish ]; then
   ran=1
@@ -32,9 +33,10 @@ if command -v fairy-stockfish >/dev/null || [ -x /usr/games/fairy-stockfish ]; t
     fail "fairy-stockfish: check exited with $?: $(cat "$TMP/fsf.txt")"
   cat "$TMP/fsf.txt"
   keys "$TMP/fsf.txt" | grep -qx swap_btime_wtime=true || fail "fairy-stockfish: no swap_btime_wtime=true"
+  keys "$TMP/fsf.txt" | grep -qx option.Threads=1 || fail "fairy-stockfish: no option.Threads=1"
   ! keys "$TMP/fsf.txt" | grep -q send_inc || fail "fairy-stockfish: send_inc recommended"
   [ -z "$(ls -A "$TMP/fsf")" ] || fail "fairy-stockfish: the check left files in its directory: $(ls -A "$TMP/fsf")"
-  pass "fairy-stockfish: swap_btime_wtime=true, no file left behind"
+  pass "fairy-stockfish: swap_btime_wtime=true option.Threads=1, no file left behind"
 fi
 [ $ran = 1 ] || { echo "skip: neither gpsusi nor fairy-stockfish is installed"; exit 77; }
 check_no_engines_left 1
