@@ -241,6 +241,12 @@ class Battery {
     return false;
   }
 
+  static bool one_of(std::string_view name, std::initializer_list<std::string_view> names) {
+    for (std::string_view n : names)
+      if (usi::iequals(name, n)) return true;
+    return false;
+  }
+
   static bool contains(std::string_view text, std::string_view word) {
     std::string lower(text);
     for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
@@ -255,8 +261,9 @@ class Battery {
     bool warn = false;
     for (const usi::OptionSpec& option : engine_.client().options()) {
       if (option.type != usi::OptionType::Spin) continue;
-      const bool threads = contains(option.name, "thread");
-      const bool hash = contains(option.name, "hash");
+      // Whole names: YaneuraOu also has a ThreadIdOffset, which is no thread count.
+      const bool threads = one_of(option.name, {"Threads", "Thread", "USI_Threads", "NumberOfThreads"});
+      const bool hash = one_of(option.name, {"USI_Hash", "Hash", "HashSize", "Hash Size", "USI_HashSize"});
       if (!threads && !hash) continue;
       found.push_back(option.name + " default " + option.default_value);
       if (configured(option.name)) continue;
@@ -300,9 +307,15 @@ class Battery {
       engine_.client().set_option(option.name, option.default_value);
       ++sent;
       if (!engine_.sync(startup_wait())) {
-        problems.push_back((engine_.running() ? "no readyok after setoption " : "died on setoption ") + option.name +
-                           (engine_.running() ? "" : " (" + engine_.exit_text() + ")"));
+        const bool alive = engine_.running();
+        problems.push_back((alive ? "no readyok after setoption " : "died on setoption ") + option.name +
+                           (alive ? "" : " (" + engine_.exit_text() + ")"));
+        engine_.abandon();  // a late readyok must not answer the next isready: a fresh process
         if (!ensure_running()) return;
+        if (problems.size() >= 3) {
+          problems.push_back("the other options not tried");
+          break;
+        }
       }
     }
     for (const auto& [name, value] : o_.engine.options) engine_.client().set_option(name, value);
@@ -316,7 +329,11 @@ class Battery {
     GoParams infinite;
     infinite.infinite = true;
     client.new_game();
-    if (!client.position_and_go("position " + std::string(timing_position()), infinite).ok()) return;
+    if (!client.position_and_go("position " + std::string(timing_position()), infinite).ok()) {
+      add("usi.isready_busy", "isready during a search", Verdict::Warn, "",
+          "died on go infinite (" + engine_.exit_text() + ")");
+      return;
+    }
     std::this_thread::sleep_for(Millis(50));
     const auto sent = SteadyClock::now();
     engine_.send_raw("isready");
@@ -332,14 +349,16 @@ class Battery {
       }
       if (r.line.starts_with("bestmove")) early_bestmove = true;
     }
-    if (!early_bestmove) {
-      client.stop();
-      client.wait_bestmove(SteadyClock::now() + Millis(2000));
+    if (early_bestmove) {
+      // Read past the client, which still waits for it: a fresh process for the next checks (the early answer
+      // itself is stop.infinite's finding).
+      engine_.abandon();
+    } else if (engine_.settle(Millis(2000))) {
+      engine_.drain(Millis(200));  // a late readyok, which must not answer a later isready
     }
-    engine_.drain(Millis(200));  // a late readyok
-    if (!engine_.running()) {
+    if (!engine_.running() && !early_bestmove) {
       add("usi.isready_busy", "isready during a search", Verdict::Warn, "",
-          "died during go infinite or isready (" + engine_.exit_text() + ")");
+          "died or hung during go infinite and isready (" + engine_.exit_text() + ")");
       return;
     }
     if (answered)
@@ -424,8 +443,8 @@ class Battery {
       short_clock(worst_small + small, small);
     } else {
       note_overrun(worst_big, "sudden death");
-      add("time.swapped_clocks", "which clock it budgets from", Verdict::Pass, figure,
-          "inconclusive: it thinks about as long either way");
+      add("time.swapped_clocks", "which clock it budgets from", Verdict::Pass,
+          figure + ": inconclusive, about as long either way");
       short_clock(worst_small + small, small);
     }
   }
@@ -447,8 +466,13 @@ class Battery {
   void fischer() {
     const std::int64_t t = o_.quick ? 3000 : 5000, inc = 1000;
     const std::string title = "Fischer " + ms(t) + " + " + ms(inc);
-    auto s = timed(timing_position(), clock(t, t, inc), t + inc, true, "Fischer");
+    auto s = engine_.search(timing_position(), clock(t, t, inc), Millis(t + inc + 1500));
     if (s.answered()) {
+      ++searches_;
+      collect_strays();
+    }
+    if (s.answered() && !s.stopped) {
+      note_overrun(s.used_ms() - (t + inc), "Fischer");
       add("time.fischer", title, Verdict::Pass,
           "used " + ms(s.used_ms()) + " of " + ms(t + inc) +
               (engine_.go_quirks().fold_increments ? " (increments folded: send_inc=false)" : ""));
@@ -460,7 +484,9 @@ class Battery {
       return;
     }
     // An engine that aborts or hangs on binc/winc (gpsusi): fold the increments into the times instead.
-    const std::string what = s.died ? died_text(s) : "no bestmove within " + ms(t + inc + 1500);
+    const std::string what = s.died         ? died_text(s)
+                             : s.answered() ? "answered only after stop, " + ms(s.used_ms()) + " after go"
+                                            : "no bestmove, even after stop";
     usi::GoQuirks q = engine_.go_quirks();
     q.fold_increments = true;
     engine_.set_go_quirks(q);
@@ -551,7 +577,7 @@ class Battery {
     if (s.answered()) {
       ++searches_;
       collect_strays();
-      if (go.movetime) note_overrun(s.used_ms() - allowed, "movetime");
+      if (go.movetime && !s.stopped) note_overrun(s.used_ms() - allowed, "movetime");
     }
     if (s.died) {
       report_.keys.avoid.push_back(tc);
@@ -605,16 +631,25 @@ class Battery {
       collect_strays();
       return std::nullopt;
     }
-    if (early.status != usi::Status::Timeout) {
+    if (early.status == usi::Status::Disconnected) {
       *why = "died during go infinite (" + engine_.exit_text() + ")";
+      return std::nullopt;
+    }
+    if (early.status != usi::Status::Timeout) {
+      *why = "a malformed bestmove '" + early.text + "' during go infinite";
       return std::nullopt;
     }
     const auto stop_sent = SteadyClock::now();
     client.stop();
     auto r = client.wait_bestmove(stop_sent + Millis(2000));
+    if (r.status == usi::Status::Timeout) {
+      *why = "no bestmove within 2000 ms of stop";
+      engine_.abandon();  // wedged: its late bestmove must not answer a later go
+      return std::nullopt;
+    }
     if (r.status != usi::Status::Ok) {
-      *why = r.status == usi::Status::Timeout ? "no bestmove within 2000 ms of stop"
-                                              : "died after stop (" + engine_.exit_text() + ")";
+      *why = r.status == usi::Status::Disconnected ? "died after stop (" + engine_.exit_text() + ")"
+                                                   : "a malformed bestmove '" + r.text + "' after stop";
       return std::nullopt;
     }
     ++searches_;
@@ -657,8 +692,8 @@ class Battery {
         worst > 500 ? "slow to stop: a ponder miss costs it this much of its own time" : "");
   }
 
+  // go ponder, then ponderhit (the time used counts from the ponderhit); go ponder again, then stop.
   void ponder() {
-    auto& client = engine_.client();
     const std::int64_t b = 1000;
     GoParams go = byoyomi(b);
     go.ponder = true;
@@ -668,45 +703,65 @@ class Battery {
           "died " + when + " (" + engine_.exit_text() + ")", "do not enable ponder for it");
       ensure_running();
     };
-    if (!client.position_and_go("position " + std::string(timing_position()), go).ok()) return died("on go ponder");
-    auto early = client.wait_bestmove(SteadyClock::now() + Millis(300));
-    if (early.status == usi::Status::Disconnected) return died("on go ponder");
+    auto malformed = [](const usi::SearchResult& r, const char* when) {
+      return r.status == usi::Status::Timeout ? std::string("no bestmove ") + when
+                                              : "a malformed bestmove '" + r.text + "' " + when;
+    };
     std::vector<std::string> problems;
     std::string figure;
-    if (early.status == usi::Status::Ok) {
-      problems.push_back("answered go ponder before ponderhit");
-      collect_strays();
-    } else {
-      const auto hit = SteadyClock::now();
-      client.ponder_hit();
-      auto r = client.wait_bestmove(hit + Millis(b + 1500));
-      if (r.status == usi::Status::Disconnected) return died("after ponderhit");
-      if (r.status != usi::Status::Ok) {
-        problems.push_back("no bestmove within " + ms(b + 1500) + " of ponderhit");
-        client.stop();
-        client.wait_bestmove(SteadyClock::now() + Millis(2000));
-      } else {
-        ++searches_;
-        const auto used = std::chrono::duration_cast<Millis>(r.bestmove_time - hit).count();
-        note_overrun(used - b, "ponderhit");
-        figure = "after ponderhit: used " + ms(used) + " of " + ms(b);
+    {
+      auto& client = engine_.client();
+      if (!client.position_and_go("position " + std::string(timing_position()), go).ok())
+        return died("on go ponder");
+      auto early = client.wait_bestmove(SteadyClock::now() + Millis(300));
+      if (early.status == usi::Status::Disconnected) return died("on go ponder");
+      if (early.status == usi::Status::Ok) {
+        problems.push_back("answered go ponder before ponderhit");
         collect_strays();
+      } else if (early.status != usi::Status::Timeout) {
+        problems.push_back(malformed(early, "while pondering"));
+      } else {
+        const auto hit = SteadyClock::now();
+        client.ponder_hit();
+        auto r = client.wait_bestmove(hit + Millis(b + 1500));
+        if (r.status == usi::Status::Disconnected) return died("after ponderhit");
+        if (r.status != usi::Status::Ok) {
+          problems.push_back(malformed(r, ("within " + ms(b + 1500) + " of ponderhit").c_str()));
+          engine_.settle(Millis(2000));  // a search still pending: stopped, or the engine killed
+        } else {
+          ++searches_;
+          const auto used = std::chrono::duration_cast<Millis>(r.bestmove_time - hit).count();
+          note_overrun(used - b, "ponderhit");
+          figure = "after ponderhit: used " + ms(used) + " of " + ms(b);
+          collect_strays();
+        }
       }
     }
-    if (!engine_.running()) return died("while pondering");
+    if (!ensure_running()) return;
+    auto& client = engine_.client();  // the process may be a new one
     if (!client.position_and_go("position " + std::string(timing_position()), go).ok()) return died("on go ponder");
-    std::this_thread::sleep_for(Millis(100));
-    const auto stop_sent = SteadyClock::now();
-    client.stop();
-    auto r = client.wait_bestmove(stop_sent + Millis(2000));
-    if (r.status == usi::Status::Disconnected) return died("on stop while pondering");
-    if (r.status != usi::Status::Ok) {
-      problems.push_back("no bestmove within 2000 ms of stop while pondering");
-    } else {
-      ++searches_;
-      figure += std::string(figure.empty() ? "" : "; ") + "stop while pondering: bestmove in " +
-                ms(std::chrono::duration_cast<Millis>(r.bestmove_time - stop_sent).count());
+    auto r = client.wait_bestmove(SteadyClock::now() + Millis(100));
+    if (r.status == usi::Status::Ok) {
+      problems.push_back("answered go ponder before stop");
       collect_strays();
+    } else if (r.status == usi::Status::Timeout) {
+      const auto stop_sent = SteadyClock::now();
+      client.stop();
+      r = client.wait_bestmove(stop_sent + Millis(2000));
+      if (r.status == usi::Status::Disconnected) return died("on stop while pondering");
+      if (r.status == usi::Status::Ok) {
+        ++searches_;
+        figure += std::string(figure.empty() ? "" : "; ") + "stop while pondering: bestmove in " +
+                  ms(std::chrono::duration_cast<Millis>(r.bestmove_time - stop_sent).count());
+        collect_strays();
+      } else {
+        problems.push_back(malformed(r, "within 2000 ms of stop while pondering"));
+        if (r.status == usi::Status::Timeout) engine_.abandon();  // wedged: restarted by the next check
+      }
+    } else if (r.status == usi::Status::Disconnected) {
+      return died("on go ponder");
+    } else {
+      problems.push_back(malformed(r, "while pondering"));
     }
     if (!problems.empty()) report_.keys.avoid.push_back("ponder");
     add("ponder.ponderhit", "go ponder, ponderhit, stop", problems.empty() ? Verdict::Pass : Verdict::Warn, figure,
@@ -722,6 +777,7 @@ class Battery {
     std::vector<std::string> illegal, notes;
     int legal = 0;
     for (size_t i = 0; i < count && !interrupted(); ++i) {
+      if (!ensure_running()) return;
       const CheckPosition& p = positions[i];
       shogi::GameRecord record;
       if (!record.start(p.position.substr(p.position.find(' ') + 1))) continue;  // cannot happen: tested
@@ -771,7 +827,7 @@ class Battery {
       auto next = timed(timing_position(), byoyomi(b), b, false, "");
       if (!next.answered()) {
         after = next.died ? "died on the next go" : "no longer answers go";
-        engine_.start(startup_wait());
+        engine_.abandon();  // restarted by the next check
       }
     }
     if (s.answered() && s.result.bestmove.is_resign() && after.empty())
@@ -794,10 +850,8 @@ class Battery {
     const bool dead = !engine_.running();
     add(id, title, Verdict::Warn, dead ? "died (" + engine_.exit_text() + ")" : "no readyok within 3000 ms",
         "a GUI or server that sends it something unexpected loses the engine");
-    if (dead)
-      ensure_running();
-    else
-      engine_.start(startup_wait());  // a wedged engine: a fresh one for the rest
+    engine_.abandon();  // dead, or wedged: a fresh process for the rest
+    ensure_running();
   }
 
   void robustness() {
@@ -857,7 +911,7 @@ class Battery {
     if (worst > 1000) {
       add("time.margin", "time tolerance needed", Verdict::Fail, figure,
           "it thinks more than a second past its time: it cannot play a timed game fairly");
-    } else if (needed > allowed / 2) {
+    } else if (needed > allowed / 2 && round_up(needed + 50, 50) > allowed) {
       report_.keys.margin_ms = round_up(needed + 50, 50);
       add("time.margin", "time tolerance needed", Verdict::Warn, figure,
           "use margin_ms=" + std::to_string(*report_.keys.margin_ms) + " for it (the margin now is " + ms(allowed) +

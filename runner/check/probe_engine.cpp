@@ -33,6 +33,12 @@ void ProbeEngine::set_go_quirks(usi::GoQuirks quirks) {
 }
 
 std::expected<ProbeEngine::Startup, std::string> ProbeEngine::start(Millis timeout) {
+  auto started = start_once(timeout);
+  if (!started) abandon();
+  return started;
+}
+
+std::expected<ProbeEngine::Startup, std::string> ProbeEngine::start_once(Millis timeout) {
   if (client_) client_->quit(Millis(500));
   client_.reset();
   std::error_code ec;
@@ -89,15 +95,33 @@ ProbeEngine::Search ProbeEngine::search(std::string_view position_line, const us
   s.result = client_->wait_bestmove(SteadyClock::now() + wait);
   if (s.result.status == usi::Status::Timeout) {
     s.stopped = true;
-    if (go.ponder) client_->ponder_hit();
     client_->stop();
     s.result = client_->wait_bestmove(SteadyClock::now() + stop_wait);
+    if (s.result.status == usi::Status::Timeout) {
+      s.wedged = true;
+      abandon();
+      return s;
+    }
   }
   if (s.result.status == usi::Status::Disconnected || !running()) {
     s.died = true;
     s.exit = exit_text();
   }
   return s;
+}
+
+bool ProbeEngine::settle(Millis wait) {
+  if (!running()) return false;
+  const auto state = client_->state();
+  if (state == usi::EngineState::Thinking || state == usi::EngineState::Pondering) {
+    client_->stop();
+    if (client_->wait_bestmove(SteadyClock::now() + wait).status == usi::Status::Timeout) abandon();
+  }
+  return running() && client_->state() == usi::EngineState::Idle;
+}
+
+void ProbeEngine::abandon() {
+  if (client_) client_->quit(Millis(0));
 }
 
 int ProbeEngine::drain(Millis window) {
@@ -107,7 +131,10 @@ int ProbeEngine::drain(Millis window) {
   while (true) {
     auto r = client_->process().read_line(deadline);
     if (r.status == process::IoStatus::Timeout) return bestmoves;
-    if (r.status == process::IoStatus::Disconnected) return -1;
+    if (r.status == process::IoStatus::Disconnected) {
+      abandon();  // reaped: running() is false, and the next probe restarts it
+      return -1;
+    }
     if (r.line.starts_with("bestmove")) ++bestmoves;
   }
 }

@@ -32,7 +32,8 @@ class ProbeEngine {
     Millis usiok{0};    // `usi` -> `usiok`
     Millis readyok{0};  // the options sent, `isready` -> `readyok`
   };
-  // Starts (or restarts) the process: handshake, the configured options, isready, all within `timeout` each.
+  // Starts (or restarts) the process: handshake, the configured options, isready, all within `timeout` each. After a
+  // failure the process is gone (running() is false).
   std::expected<Startup, std::string> start(Millis timeout);
   bool running() const;
   usi::UsiClient& client() { return *client_; }
@@ -44,16 +45,23 @@ class ProbeEngine {
   struct Search {
     usi::SearchResult result;  // status Ok: a bestmove; its elapsed() is the time used
     bool stopped = false;      // no bestmove within the wait: `stop` was sent
+    bool wedged = false;       // no bestmove even after stop: the process was killed (running() is false)
     bool died = false;         // the engine is gone (`exit` says how)
     std::string exit;
     std::int64_t used_ms() const { return result.elapsed().count() / 1000; }
     bool answered() const { return result.status == usi::Status::Ok; }
   };
-  // `position` line and go, then a bestmove within `wait`; without one, `stop` and up to `stop_wait` more.
+  // `position` line and go, then a bestmove within `wait`; without one, `stop` and up to `stop_wait` more; without
+  // one still, the engine is wedged and killed, so that a late bestmove can never answer a later go.
   Search search(std::string_view position_line, const usi::GoParams& go, Millis wait, Millis stop_wait = Millis(2000));
   // After a search: reads whatever the engine prints within `window` and counts the bestmove lines (one per go is
-  // all an engine may send). Returns -1 if the engine died meanwhile.
+  // all an engine may send). Returns -1 if the engine died meanwhile (then running() is false).
   int drain(Millis window);
+  // A search still pending (the client Thinking or Pondering): `stop` and up to `wait` for its bestmove, else the
+  // engine is killed. True if the engine is idle and running afterwards.
+  bool settle(Millis wait);
+  // Kills the process at once (a wedged engine, or one whose output the checker read past the client).
+  void abandon();
   // A raw line to the engine (garbage, unknown commands).
   bool send_raw(std::string_view line);
   // `isready` answered within `wait`; false if not (or dead).
@@ -68,6 +76,8 @@ class ProbeEngine {
   bool quit(Millis grace);
 
  private:
+  std::expected<Startup, std::string> start_once(Millis timeout);
+
   game::EngineConfig config_;
   usi::GoQuirks quirks_;
   std::filesystem::path stderr_path_;

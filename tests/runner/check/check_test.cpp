@@ -10,6 +10,7 @@
 #include "check/check_positions.h"
 #include "check/check_report.h"
 #include "check/checks.h"
+#include "check/probe_engine.h"
 #include "rules/game_end.h"
 #include "rules/movegen.h"
 #include "rules/notation.h"
@@ -121,6 +122,33 @@ TEST_CASE("engine tokens and YAML: the recommended keys on top of the given sett
         "    Threads: 1\n"
         "    USI_Hash: 256\n");
   CHECK(check::shell_quote("it's") == "'it'\\''s'");
+}
+
+TEST_CASE("probe engine: a search the engine never answers, even after stop, kills it; a death seen between searches "
+          "too") {
+  game::EngineConfig c;
+  c.command = MOCK_USI_ENGINE;
+  c.args = {"--behavior", "ignore-stop"};
+  check::ProbeEngine wedged(c);
+  REQUIRE(wedged.start(check::Millis(5000)));
+  usi::GoParams go;
+  go.btime = go.wtime = 1000;
+  auto s = wedged.search("startpos", go, check::Millis(200), check::Millis(300));
+  CHECK(s.stopped);
+  CHECK(s.wedged);
+  CHECK_FALSE(s.answered());
+  CHECK_FALSE(wedged.running());  // its late bestmove can never answer a later go
+  REQUIRE(wedged.start(check::Millis(5000)));
+  CHECK(wedged.running());
+
+  c.args = {};
+  check::ProbeEngine quits(c);
+  REQUIRE(quits.start(check::Millis(5000)));
+  auto ok = quits.search("startpos", go, check::Millis(2000));
+  CHECK(ok.answered());
+  quits.send_raw("quit");
+  CHECK(quits.drain(check::Millis(2000)) == -1);
+  CHECK_FALSE(quits.running());
 }
 
 TEST_SUITE("quirks-a") {
@@ -255,6 +283,26 @@ TEST_SUITE("quirks-b") {
     CHECK(item(r, "handshake.start").verdict == Verdict::Warn);
     REQUIRE(r.keys.startup_timeout_ms);
     CHECK(*r.keys.startup_timeout_ms >= 16500);
+    CHECK(r.exit_code() == 0);
+  }
+
+  TEST_CASE("an engine that hangs on binc until stop: send_inc=false, not an overrun") {
+    auto r = check_mock({"--clock", "--behavior", "hang-on-increment"});
+    INFO(all_items(r));
+    CHECK(item(r, "time.fischer").verdict == Verdict::Warn);
+    CHECK(item(r, "time.fischer").figure.find("answered only after stop") != std::string::npos);
+    CHECK(r.keys.send_inc == false);
+    CHECK(item(r, "time.margin").verdict != Verdict::Fail);
+    CHECK(r.exit_code() == 0);
+  }
+
+  TEST_CASE("an engine that answers go infinite and go ponder at once: warnings, and no answer taken for a later go") {
+    auto r = check_mock({"--clock", "--behavior", "answer-infinite"});
+    INFO(all_items(r));
+    CHECK(item(r, "stop.infinite").verdict == Verdict::Warn);
+    CHECK(item(r, "ponder.ponderhit").verdict == Verdict::Warn);
+    CHECK(item(r, "time.sudden_death").verdict == Verdict::Pass);
+    CHECK(item(r, "protocol.bestmove_once").verdict == Verdict::Pass);
     CHECK(r.exit_code() == 0);
   }
 }

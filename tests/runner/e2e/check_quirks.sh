@@ -69,8 +69,14 @@ grep -q '"id":"protocol.bestmove_once","title":"[^"]*","verdict":"fail"' "$TMP/t
 [ "$(json_int "$TMP/twice.json" exit_code)" = 1 ] || fail "exit_code in the JSON is not 1"
 pass "a second bestmove fails, exit 1, in JSON too"
 
-# The built-in engine: every check passes.
-"$ARENA" check --engine cmd="$ENGINE" name=built-in >"$TMP/engine.txt" 2>&1 || fail "the built-in engine fails: $(cat "$TMP/engine.txt")"
+# The built-in engine: every check passes. A timing warning (a stall of the loaded machine past a movetime) gets one
+# more run; any other warning fails at once.
+builtin() { "$ARENA" check --engine cmd="$ENGINE" name=built-in >"$TMP/engine.txt" 2>&1 || fail "the built-in engine fails: $(cat "$TMP/engine.txt")"; }
+builtin
+if grep -E '^  (warn|FAIL)' "$TMP/engine.txt" && ! grep -E '^  (warn|FAIL)' "$TMP/engine.txt" | grep -vq ' time\.'; then
+  echo "timing warnings only: once more"
+  builtin
+fi
 ! grep -E '^  (warn|FAIL)' "$TMP/engine.txt" || fail "the built-in engine has warnings"
 [ "$(grep -c '^  pass' "$TMP/engine.txt")" -ge 25 ] || fail "fewer than 25 checks passed: $(cat "$TMP/engine.txt")"
 pass "the built-in engine passes all $(grep -c '^  pass' "$TMP/engine.txt") checks"

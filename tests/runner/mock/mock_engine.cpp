@@ -27,9 +27,11 @@
 //   busy-no-readyok     like normal, but answers isready during a search only after its bestmove
 //   illegal-drop        like normal, except that with a piece in hand it drops it onto an occupied square
 //   die-on-garbage      like normal, but dies of SIGSEGV on a line that is not a USI command
+//   answer-infinite     like normal, but answers go infinite and go ponder at once, without waiting for stop
+//   hang-on-increment   like normal, but a go with binc or winc is answered only on stop
 // --threads N: the default its Threads option advertises (YaneuraOu's is 4).
 // --clock: the think time comes from go (own time / 10 + increment * 0.8, or byoyomi * 0.8 once the main time is
-// small, or movetime * 0.9) instead of --think-ms; nodes/depth searches still take --think-ms.
+// small, or movetime * 0.6) instead of --think-ms; nodes/depth searches still take --think-ms.
 // `go ponder` waits for ponderhit (then thinks) or stop (answers at once), except as said above.
 // Each setoption is echoed as "info string option <name> = <value>", so tests can see what was sent.
 
@@ -109,7 +111,7 @@ Config parse_args(int argc, char** argv) {
       "illegal-move",     "malformed-bestmove", "false-win",       "resign",           "info-flood",
       "slow-usiok",       "ignore-stop",        "late-quit-exit",  "reject-increment", "swapped-clocks",
       "double-increment", "byoyomi-overrun",    "double-bestmove", "busy-no-readyok",  "illegal-drop",
-      "die-on-garbage"};
+      "die-on-garbage",   "answer-infinite",    "hang-on-increment"};
   bool ok = false;
   for (const char* k : known) ok |= c.behavior == k;
   if (!ok) usage("unknown behavior " + c.behavior);
@@ -304,7 +306,13 @@ class Mock {
     think_ms_ = cfg_.clock ? budget_ms(args) : cfg_.think_ms;
     bool infinite = args.find("infinite") != std::string_view::npos;
     go_time_ = Clock::now();
-    if (pondering_ || infinite) return;
+    if (pondering_ || infinite) {
+      if (is("answer-infinite")) answer();
+      return;
+    }
+    if (is("hang-on-increment") &&
+        (args.find("binc") != std::string_view::npos || args.find("winc") != std::string_view::npos))
+      return;  // until stop
     schedule_answer();
   }
 
@@ -348,7 +356,7 @@ class Mock {
 
   // How long to think on this go with --clock (see the header).
   long budget_ms(std::string_view args) const {
-    if (auto movetime = go_value(args, "movetime")) return *movetime * 9 / 10;
+    if (auto movetime = go_value(args, "movetime")) return *movetime * 6 / 10;
     auto btime = go_value(args, "btime"), wtime = go_value(args, "wtime");
     if (!btime && !wtime) return cfg_.think_ms;  // nodes, depth, infinite
     bool black = record_.position().side_to_move() == shogi::BLACK;
