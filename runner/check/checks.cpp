@@ -811,6 +811,9 @@ class Battery {
     const std::string figure = std::to_string(legal) + " of " + std::to_string(count) + " positions legal";
     if (!illegal.empty())
       add("legal.moves", "legal bestmove in trap positions", Verdict::Fail, figure, join(illegal, "; "));
+    else if (legal < int(count))  // unanswered: nothing judged there
+      add("legal.moves", "legal bestmove in trap positions", Verdict::Warn, figure,
+          join(notes, "; ") + ": its moves there could not be judged");
     else
       add("legal.moves", "legal bestmove in trap positions", Verdict::Pass, figure, join(notes, "; "));
     if (!ensure_running()) return;
@@ -874,8 +877,9 @@ class Battery {
       add("robust.new_game", "gameover, usinewgame, next game", Verdict::Pass, "plays on");
     else
       add("robust.new_game", "gameover, usinewgame, next game", Verdict::Fail,
-          !engine_.running() ? "died (" + engine_.exit_text() + ")"
-          : ready            ? "no bestmove"
+          s.wedged             ? "no bestmove, even after stop"
+          : !engine_.running() ? "died (" + engine_.exit_text() + ")"
+          : ready              ? "no bestmove"
                              : "no readyok",
           "it cannot play a second game in the same process");
   }
