@@ -137,7 +137,6 @@ class Battery {
   bool ensure_running() {
     if (fatal_) return false;
     if (engine_.running()) return true;
-    ++restarts_;
     auto started = engine_.start(startup_wait());
     if (!started) {
       add("engine.restart", "restart after a death", Verdict::Fail, "",
@@ -153,16 +152,21 @@ class Battery {
     return list[size_t(next_position_++) % list.size()].position;
   }
 
-  // A search whose time used is measured against `allowed`; counted in the overrun summary when `counted`.
-  ProbeEngine::Search timed(std::string_view position, const GoParams& go, std::int64_t allowed, bool counted,
-                            const char* probe) {
+  // A search whose time used is measured against `allowed`; counted in the overrun summary as `probe` (nullptr:
+  // not counted).
+  ProbeEngine::Search timed(std::string_view position, const GoParams& go, std::int64_t allowed,
+                            const char* probe = nullptr) {
     auto s = engine_.search(position, go, Millis(allowed + 1500));
-    if (s.answered()) {
-      ++searches_;
-      if (counted) note_overrun(s.used_ms() - allowed, probe);
-      collect_strays();
-    }
+    searched(s);
+    if (s.answered() && probe) note_overrun(s.used_ms() - allowed, probe);
     return s;
+  }
+
+  // Every answered search is counted, and followed by a read for a second bestmove.
+  void searched(const ProbeEngine::Search& s) {
+    if (!s.answered()) return;
+    ++searches_;
+    collect_strays();
   }
 
   void note_overrun(std::int64_t overrun, const char* probe) {
@@ -247,10 +251,12 @@ class Battery {
     return false;
   }
 
-  static bool contains(std::string_view text, std::string_view word) {
-    std::string lower(text);
-    for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return lower.find(word) != std::string::npos;
+  // Whole names: YaneuraOu also has a ThreadIdOffset, which is no thread count.
+  static bool thread_option(std::string_view name) {
+    return one_of(name, {"Threads", "Thread", "USI_Threads", "NumberOfThreads"});
+  }
+  static bool hash_option(std::string_view name) {
+    return one_of(name, {"USI_Hash", "Hash", "HashSize", "Hash Size", "USI_HashSize"});
   }
 
   // Engines default to more than one thread (YaneuraOu: 4) or a large hash: a gauntlet at concurrency N then
@@ -261,9 +267,8 @@ class Battery {
     bool warn = false;
     for (const usi::OptionSpec& option : engine_.client().options()) {
       if (option.type != usi::OptionType::Spin) continue;
-      // Whole names: YaneuraOu also has a ThreadIdOffset, which is no thread count.
-      const bool threads = one_of(option.name, {"Threads", "Thread", "USI_Threads", "NumberOfThreads"});
-      const bool hash = one_of(option.name, {"USI_Hash", "Hash", "HashSize", "Hash Size", "USI_HashSize"});
+      const bool threads = thread_option(option.name);
+      const bool hash = hash_option(option.name);
       if (!threads && !hash) continue;
       found.push_back(option.name + " default " + option.default_value);
       if (configured(option.name)) continue;
@@ -329,7 +334,7 @@ class Battery {
     GoParams infinite;
     infinite.infinite = true;
     client.new_game();
-    if (!client.position_and_go("position " + std::string(timing_position()), infinite).ok()) {
+    if (!engine_.go(timing_position(), infinite)) {
       add("usi.isready_busy", "isready during a search", Verdict::Warn, "",
           "died on go infinite (" + engine_.exit_text() + ")");
       return;
@@ -377,7 +382,7 @@ class Battery {
   void sudden_death() {
     const std::int64_t t = sudden_ms();
     engine_.client().new_game();
-    auto s = timed(timing_position(), clock(t, t), t, true, "sudden death");
+    auto s = timed(timing_position(), clock(t, t), t, "sudden death");
     if (s.died) {
       dies_on_go_ = true;
       add("time.sudden_death", "sudden death " + ms(t) + " each", Verdict::Fail, died_text(s),
@@ -402,8 +407,8 @@ class Battery {
     std::int64_t with_big = 0, with_small = 0, worst_big = INT64_MIN, worst_small = INT64_MIN;
     for (int i = 0; i < rounds; ++i) {
       auto pos = timing_position();
-      auto a = timed(pos, clock(big, small), big, false, "");
-      auto b = timed(pos, clock(small, big), small, false, "");
+      auto a = timed(pos, clock(big, small), big);
+      auto b = timed(pos, clock(small, big), small);
       if (!a.answered() || !b.answered()) {
         add("time.swapped_clocks", "which clock it budgets from", Verdict::Skip, "",
             a.died || b.died ? "died during the probe" : "no bestmove");
@@ -425,8 +430,8 @@ class Battery {
       engine_.set_go_quirks(q);
       report_.keys.swap_btime_wtime = q.swap_sides;
       auto pos = timing_position();
-      auto a = timed(pos, clock(big, small), big, false, "");
-      auto b = timed(pos, clock(small, big), small, false, "");
+      auto a = timed(pos, clock(big, small), big);
+      auto b = timed(pos, clock(small, big), small);
       if (b.answered()) short_clock(b.used_ms(), small);
       std::string verified = a.answered() && b.answered()
                                  ? "; with swap_btime_wtime=" + std::string(q.swap_sides ? "true" : "false") +
@@ -467,10 +472,7 @@ class Battery {
     const std::int64_t t = o_.quick ? 3000 : 5000, inc = 1000;
     const std::string title = "Fischer " + ms(t) + " + " + ms(inc);
     auto s = engine_.search(timing_position(), clock(t, t, inc), Millis(t + inc + 1500));
-    if (s.answered()) {
-      ++searches_;
-      collect_strays();
-    }
+    searched(s);
     if (s.answered() && !s.stopped) {
       note_overrun(s.used_ms() - (t + inc), "Fischer");
       add("time.fischer", title, Verdict::Pass,
@@ -492,7 +494,7 @@ class Battery {
     engine_.set_go_quirks(q);
     report_.keys.send_inc = false;
     if (!ensure_running()) return;
-    auto again = timed(timing_position(), clock(t, t, inc), t + inc, true, "Fischer, increments folded");
+    auto again = timed(timing_position(), clock(t, t, inc), t + inc, "Fischer, increments folded");
     const std::string verified =
         again.answered() ? "; with send_inc=false: used " + ms(again.used_ms()) + " of " + ms(t + inc) : "";
     add("time.fischer", title, again.answered() ? Verdict::Warn : Verdict::Fail, "with binc/winc: " + what + verified,
@@ -511,8 +513,8 @@ class Battery {
     const std::int64_t left = 300, inc = 1500, total = left + inc;
     auto pos = timing_position();
     // Both probes are short clocks (see short_clock): their overruns are not a tolerance to grant.
-    auto plain = timed(pos, clock(total, total), total, false, "");
-    auto with_inc = timed(pos, clock(left, left, inc), total, false, "");
+    auto plain = timed(pos, clock(total, total), total);
+    auto with_inc = timed(pos, clock(left, left, inc), total);
     if (!plain.answered() || !with_inc.answered()) {
       add("time.double_increment", title, Verdict::Skip, "", "no bestmove in one of the probes");
       return;
@@ -525,7 +527,7 @@ class Battery {
       q.fold_increments = true;
       engine_.set_go_quirks(q);
       report_.keys.send_inc = false;
-      auto again = timed(pos, clock(left, left, inc), total, true, "increment, folded");
+      auto again = timed(pos, clock(left, left, inc), total, "increment, folded");
       add("time.double_increment", title, Verdict::Warn,
           figure + (again.answered() ? "; with send_inc=false: used " + ms(again.used_ms()) : ""),
           "it spends more than the time left plus one increment: it counts the increment twice. Use send_inc=false");
@@ -539,7 +541,7 @@ class Battery {
     const int samples = o_.quick ? 3 : 8;
     std::vector<std::int64_t> used;
     for (int i = 0; i < samples && !interrupted(); ++i) {
-      auto s = timed(timing_position(), byoyomi(b), b, true, "byoyomi");
+      auto s = timed(timing_position(), byoyomi(b), b, "byoyomi");
       if (!s.answered()) {
         add("time.byoyomi", "byoyomi 1 s", dies_on_go_ ? Verdict::Skip : Verdict::Fail,
             s.died ? died_text(s) : "no bestmove", "it cannot play byoyomi");
@@ -574,11 +576,8 @@ class Battery {
   void limit_probe(const std::string& id, const std::string& title, const GoParams& go, std::int64_t allowed,
                    Millis wait, const std::string& tc) {
     auto s = engine_.search(timing_position(), go, wait);
-    if (s.answered()) {
-      ++searches_;
-      collect_strays();
-      if (go.movetime && !s.stopped) note_overrun(s.used_ms() - allowed, "movetime");
-    }
+    searched(s);
+    if (s.answered() && go.movetime && !s.stopped) note_overrun(s.used_ms() - allowed, "movetime");
     if (s.died) {
       report_.keys.avoid.push_back(tc);
       add(id, title, Verdict::Warn, died_text(s), "do not use " + tc + " with it");
@@ -621,7 +620,7 @@ class Battery {
     auto& client = engine_.client();
     GoParams infinite;
     infinite.infinite = true;
-    if (!client.position_and_go("position " + std::string(timing_position()), infinite).ok()) {
+    if (!engine_.go(timing_position(), infinite)) {
       *why = "died on go infinite (" + engine_.exit_text() + ")";
       return std::nullopt;
     }
@@ -711,7 +710,7 @@ class Battery {
     std::string figure;
     {
       auto& client = engine_.client();
-      if (!client.position_and_go("position " + std::string(timing_position()), go).ok())
+      if (!engine_.go(timing_position(), go))
         return died("on go ponder");
       auto early = client.wait_bestmove(SteadyClock::now() + Millis(300));
       if (early.status == usi::Status::Disconnected) return died("on go ponder");
@@ -739,7 +738,7 @@ class Battery {
     }
     if (!ensure_running()) return;
     auto& client = engine_.client();  // the process may be a new one
-    if (!client.position_and_go("position " + std::string(timing_position()), go).ok()) return died("on go ponder");
+    if (!engine_.go(timing_position(), go)) return died("on go ponder");
     auto r = client.wait_bestmove(SteadyClock::now() + Millis(100));
     if (r.status == usi::Status::Ok) {
       problems.push_back("answered go ponder before stop");
@@ -782,7 +781,7 @@ class Battery {
       shogi::GameRecord record;
       if (!record.start(p.position.substr(p.position.find(' ') + 1))) continue;  // cannot happen: tested
       engine_.client().new_game();
-      auto s = timed(p.position, byoyomi(b), b, false, "");
+      auto s = timed(p.position, byoyomi(b), b);
       if (s.died) {
         illegal.push_back(std::string(p.name) + ": " + died_text(s));
         if (!ensure_running()) break;
@@ -820,14 +819,14 @@ class Battery {
     // Checkmated: a tournament never asks (the game is over), so anything but resign is a warning only.
     const CheckPosition& mated = mated_position();
     engine_.client().new_game();
-    auto s = timed(mated.position, byoyomi(b), b, false, "");
+    auto s = timed(mated.position, byoyomi(b), b);
     const std::string answer = s.died         ? died_text(s)
                                : s.answered() ? "bestmove " + s.result.bestmove.move
                                               : "no bestmove";
     // A tournament never sends such a position, but an engine left broken by it would spoil the checks after it.
     std::string after;
     if (engine_.running()) {
-      auto next = timed(timing_position(), byoyomi(b), b, false, "");
+      auto next = timed(timing_position(), byoyomi(b), b);
       if (!next.answered()) {
         after = next.died ? "died on the next go" : "no longer answers go";
         engine_.abandon();  // restarted by the next check
@@ -872,7 +871,7 @@ class Battery {
     client.game_over(usi::UsiClient::GameOver::Lose);
     client.new_game();
     const bool ready = engine_.sync(Millis(5000));
-    auto s = ready ? timed(timing_position(), byoyomi(500), 500, false, "") : ProbeEngine::Search{};
+    auto s = ready ? timed(timing_position(), byoyomi(500), 500) : ProbeEngine::Search{};
     if (ready && s.answered())
       add("robust.new_game", "gameover, usinewgame, next game", Verdict::Pass, "plays on");
     else
@@ -929,7 +928,7 @@ class Battery {
     if (!ensure_running()) return;
     std::string hash;
     for (const auto& [name, value] : o_.engine.options)
-      if (contains(name, "hash")) hash += " " + name + "=" + value;
+      if (hash_option(name)) hash += " " + name + "=" + value;
     if (auto kb = engine_.peak_rss_kb())
       add("resources.memory", "peak memory", Verdict::Pass,
           std::to_string((*kb + 1023) / 1024) + " MB" +
@@ -980,7 +979,6 @@ class Battery {
   CheckReport report_;
   Millis drain_{60};
   bool fatal_ = false;
-  int restarts_ = 0;
   int next_position_ = 0;
   int searches_ = 0;
   int stray_bestmoves_ = 0;

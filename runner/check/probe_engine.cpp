@@ -86,8 +86,7 @@ ProbeEngine::Search ProbeEngine::search(std::string_view position_line, const us
     s.exit = "not running";
     return s;
   }
-  std::string line = "position " + std::string(position_line);
-  if (auto r = client_->position_and_go(line, go); !r.ok()) {
+  if (!this->go(position_line, go)) {
     s.died = true;
     s.exit = exit_text();
     return s;
@@ -108,6 +107,11 @@ ProbeEngine::Search ProbeEngine::search(std::string_view position_line, const us
     s.exit = exit_text();
   }
   return s;
+}
+
+bool ProbeEngine::go(std::string_view position, const usi::GoParams& go) {
+  if (!running()) return false;
+  return client_->position_and_go("position " + std::string(position), go).ok();
 }
 
 bool ProbeEngine::settle(Millis wait) {

@@ -51,6 +51,9 @@ class ProbeEngine {
     std::int64_t used_ms() const { return result.elapsed().count() / 1000; }
     bool answered() const { return result.status == usi::Status::Ok; }
   };
+  // "position <position>" and go in one write (`position` is "startpos ..." or "sfen ..."); false if the engine is
+  // gone. The caller waits for the bestmove through client().
+  bool go(std::string_view position, const usi::GoParams& go);
   // `position` line and go, then a bestmove within `wait`; without one, `stop` and up to `stop_wait` more; without
   // one still, the engine is wedged and killed, so that a late bestmove can never answer a later go.
   Search search(std::string_view position_line, const usi::GoParams& go, Millis wait, Millis stop_wait = Millis(2000));
