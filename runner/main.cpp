@@ -36,6 +36,7 @@
 #include "cluster/cli.h"
 #include "config/cli_config.h"
 #include "config/config.h"
+#include "config/values.h"
 #include "csa/client/cli.h"
 #include "csa/client/session.h"
 #include "csa/server/cli.h"
@@ -49,6 +50,9 @@
 #include "tournament/segments.h"
 #include "tournament/shard.h"
 #include "tournament/tournament.h"
+#include "web/live_reporter.h"
+#include "web/live_state.h"
+#include "web/server.h"
 
 namespace {
 
@@ -135,11 +139,33 @@ int run_tournament(const config::CliOptions& options) {
   ro.game_lines = c.type == config::TournamentType::Play;
   tournament::ConsoleReporter reporter(info, ro);
 
-  if (auto opened = t.open(reporter); !opened) throw config::ConfigError(opened.error());
+  // The live page, when asked for: its server runs on a thread of its own and reads what the games publish.
+  std::optional<web::LiveState> live_state;
+  std::optional<web::LiveReporter> live_reporter;
+  std::unique_ptr<web::WebServer> web_server;
+  std::vector<tournament::Observer*> observer_list{&reporter};
+  if (!c.web.empty()) {
+    std::string title = std::string(config::to_string(c.type)) + ":";
+    for (size_t i = 0; i < t.engine_names().size(); ++i) {
+      title += i ? " vs " : " ";
+      title += t.engine_names()[i];
+    }
+    live_state.emplace(title);
+    live_reporter.emplace(*live_state, info);
+    auto started = web::WebServer::start(*config::parse_listen_address(c.web, 8080), *live_state);
+    if (!started) throw config::ConfigError(started.error());
+    web_server = std::move(*started);
+    std::cerr << "Live page: " << web_server->url() << std::endl;
+    observer_list.push_back(&*live_reporter);
+  }
+  tournament::Observers observers(observer_list);
+
+  if (auto opened = t.open(observers); !opened) throw config::ConfigError(opened.error());
   install_signal_handlers();
   const auto started = std::chrono::steady_clock::now();
-  tournament::RunResult result = t.run(reporter, &g_stop);
+  tournament::RunResult result = t.run(observers, &g_stop);
   reporter.finish(t.tally());
+  web_server.reset();
 
   tournament::Summary s;
   s.info = info;

@@ -3,13 +3,14 @@
 #   install-deps.sh          build dependencies
 #   install-deps.sh --test   also what the test suite uses: clang-16 for fuzzing, Node.js for the cross-checks
 #                            against shogiops / tsshogi / json-kifu-format, and real engines (fairy-stockfish,
-#                            gpsshogi). Test extras that cannot be installed make their tests skip, visibly.
+#                            gpsshogi), headless Chromium and a CJK font for the live page's browser test. Test
+#                            extras that cannot be installed make their tests skip, visibly.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 export DEBIAN_FRONTEND=noninteractive
 
 build_packages=(build-essential cmake libboost1.81-dev libcli11-dev libyaml-cpp-dev doctest-dev libssl-dev)
-test_packages=(clang-16 libclang-rt-16-dev fairy-stockfish gpsshogi)
+test_packages=(clang-16 libclang-rt-16-dev fairy-stockfish gpsshogi chromium fonts-noto-cjk)
 packages=("${build_packages[@]}")
 with_tests=0
 if [ "${1:-}" = "--test" ]; then

@@ -81,6 +81,9 @@ void CliOptions::add_to(CLI::App& app, std::optional<TournamentType> type) {
   app.add_option("--status-interval", status_interval_, "Seconds between status lines when not on a terminal")
       ->type_name("S");
   app.add_option("--event", event_, "Event name for the records")->type_name("NAME");
+  app.add_option("--web", web_,
+                 "Serve a live page of the run: PORT (on 127.0.0.1) or HOST:PORT (0.0.0.0:PORT for every interface)")
+      ->type_name("ADDRESS");
   if (type == TournamentType::Sprt || !type)
     app.add_option("--sprt", sprt_, "elo0=E elo1=E [alpha=A] [beta=B] [model=normalized|logistic]")
         ->expected(1, 5)
@@ -191,6 +194,11 @@ Config CliOptions::build() const {
   if (!status_interval_.empty())
     c.status_interval_s = int(check("--status-interval", parse_int(status_interval_, 1, 86400)));
   if (!event_.empty()) c.game.event = event_;
+  if (!web_.empty()) c.web = web_;
+  if (!c.web.empty()) {
+    auto address = parse_listen_address(c.web, 8080);
+    if (!address) fail("--web", "'" + c.web + "': " + address.error());
+  }
   for (const std::string& t : sprt_) {
     auto [key, value] = split_key_value(t);
     if (key == "elo0")

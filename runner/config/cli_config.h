@@ -32,7 +32,7 @@ class CliOptions {
   std::vector<std::vector<std::string>> engines_;
   std::vector<std::string> each_, openings_, resign_, draw_, sprt_;
   std::string rounds_, games_, concurrency_, position_, max_plies_, margin_ms_, stall_ms_, entering_king_, out_,
-      journal_, shard_, kifu_, engine_logs_, io_logs_, restart_, replay_, max_replays_, status_interval_, event_;
+      journal_, shard_, kifu_, engine_logs_, io_logs_, restart_, replay_, max_replays_, status_interval_, event_, web_;
   bool pair_ = false, resume_ = false, overwrite_ = false;
   // Switches a YAML file may also set: each has a --no- form, and only a switch given on the command line (either
   // form, or --switch=false) overrides the file, so the option is kept to ask whether it was given.

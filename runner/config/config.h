@@ -111,6 +111,8 @@ struct Config {
   bool quiet = false;               // no live status, only the final summary
   bool json = false;                // the final summary as JSON on stdout; status goes to stderr
   int status_interval_s = 10;       // how often a status line is printed when stdout is not a terminal
+  // The live page's address ("HOST:PORT", "PORT" on loopback; values.h parse_listen_address); empty: no page.
+  std::string web;
   stats::SprtConfig sprt;
   // Play every game through this project's CSA server on 127.0.0.1, each engine driven by the CSA client, instead
   // of directly over USI: the client and the server are then exercised by real games. Needs one clock of whole

@@ -120,4 +120,43 @@ std::vector<std::string> split_words(std::string_view text) {
   return words;
 }
 
+namespace {
+
+std::expected<uint16_t, std::string> parse_port(std::string_view text) {
+  unsigned v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v > 65535)
+    return std::unexpected("expected a port from 0 to 65535, got '" + std::string(text) + "'");
+  return uint16_t(v);
+}
+
+}  // namespace
+
+std::expected<ListenAddress, std::string> parse_listen_address(std::string_view text, uint16_t default_port) {
+  using Error = std::unexpected<std::string>;
+  if (text.empty()) return Error("expected HOST:PORT, HOST or PORT");
+  if (text.find_first_not_of("0123456789") == std::string_view::npos) {
+    auto port = parse_port(text);
+    if (!port) return Error(port.error());
+    return ListenAddress{"127.0.0.1", *port};
+  }
+  if (text.front() == '[') {  // [::1]:4081
+    size_t close = text.find(']');
+    if (close == std::string_view::npos || close == 1) return Error("an IPv6 address is written [ADDRESS]:PORT");
+    std::string host(text.substr(1, close - 1));
+    if (close + 1 == text.size()) return ListenAddress{host, default_port};
+    if (text[close + 1] != ':') return Error("expected ':' after ']'");
+    auto port = parse_port(text.substr(close + 2));
+    if (!port) return Error(port.error());
+    return ListenAddress{host, *port};
+  }
+  size_t colon = text.rfind(':');
+  if (colon == std::string_view::npos) return ListenAddress{std::string(text), default_port};
+  if (text.find(':') != colon) return Error("write an IPv6 address in brackets, e.g. [::1]:8080");
+  if (colon == 0) return Error("the host is missing before ':'");
+  auto port = parse_port(text.substr(colon + 1));
+  if (!port) return Error(port.error());
+  return ListenAddress{std::string(text.substr(0, colon)), *port};
+}
+
 }  // namespace arena::config

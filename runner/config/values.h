@@ -29,6 +29,14 @@ struct KifuFormats {
 };
 std::expected<KifuFormats, std::string> parse_kifu_formats(std::string_view text);
 
+// A listening address: "HOST:PORT", "[IPv6]:PORT", "HOST" (with `default_port`) or "PORT" alone, which listens on
+// 127.0.0.1: a server is reachable from other machines only when an address says so. Port 0 lets the system pick.
+struct ListenAddress {
+  std::string host;
+  uint16_t port = 0;
+};
+std::expected<ListenAddress, std::string> parse_listen_address(std::string_view text, uint16_t default_port);
+
 // "key=value" into its two halves; a token without '=' is a key with an empty value (flags such as `ponder`).
 std::pair<std::string, std::string> split_key_value(std::string_view token);
 

@@ -102,6 +102,9 @@ class Reader {
         c.via_csa_server = boolean(v, path);
       } else if (key == "shard") {
         c.shard = scalar(v, path);
+      } else if (key == "web") {
+        c.web = scalar(v, path);
+        if (auto address = parse_listen_address(c.web, 8080); !address) fail(v, path, address.error());
       }
     });
   }
@@ -112,7 +115,7 @@ class Reader {
         "tournament",     "event",    "rounds",    "games",        "pair",   "concurrency",       "engines",
         "each",           "openings", "game",      "adjudication", "output", "restart",           "replay_broken_pairs",
         "max_replays",    "resume",   "overwrite", "quiet",        "json",   "status_interval_s", "sprt",
-        "via_csa_server", "shard"};
+        "via_csa_server", "shard",    "web"};
     return keys;
   }
 

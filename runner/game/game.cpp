@@ -11,6 +11,7 @@
 #include "game/clock.h"
 #include "game/engine_exit.h"
 #include "game/game.h"
+#include "game/game_watch.h"
 #include "rules/notation.h"
 #include "usi/usi_client.h"
 
@@ -62,10 +63,12 @@ Outcome win_for(Color c) { return c == BLACK ? Outcome::BlackWin : Outcome::Whit
 
 class GameRun {
  public:
-  GameRun(Player& black, Player& white, const GameOptions& options, const std::atomic<bool>* interrupt)
+  GameRun(Player& black, Player& white, const GameOptions& options, const std::atomic<bool>* interrupt,
+          GameWatcher* watcher)
       : players_{&black, &white},
         options_(options),
         interrupt_(interrupt),
+        watcher_(watcher),
         clocks_{Clock(black.config().time_control), Clock(white.config().time_control)},
         adjudicator_(options.adjudication) {}
 
@@ -95,6 +98,7 @@ class GameRun {
     line_ = record_.usi_position_command();
     line_has_moves_ = !record_.moves().empty();
     line_.reserve(line_.size() + 6 * 600);
+    if (watcher_) watcher_->started(game_, clock_view());
 
     if (begin() && !judge_position()) {
       while (true) {
@@ -108,10 +112,18 @@ class GameRun {
     }
     finish();
     game_.end_time = std::chrono::system_clock::now();
+    if (watcher_) watcher_->finished(game_);
     return std::move(game_);
   }
 
  private:
+  ClockView clock_view() const {
+    ClockView v;
+    for (Color c : {BLACK, WHITE}) v.remaining_ms[c] = clocks_[c].remaining_ms();
+    v.running = record_.position().side_to_move();
+    return v;
+  }
+
   bool interrupted() const { return interrupt_ && interrupt_->load(std::memory_order_relaxed); }
 
   std::string who(Color c) const {
@@ -199,11 +211,14 @@ class GameRun {
     return true;
   }
 
-  // wait_bestmove, in slices when an interrupt flag is given; the info of all slices is merged.
+  // wait_bestmove, in slices when an interrupt flag or a watcher is given; the info of all slices is merged, and
+  // the watcher sees it every kThinkingIntervalMs.
   usi::SearchResult wait(usi::UsiClient& client, Deadline deadline) {
-    if (!interrupt_) return client.wait_bestmove(deadline);
+    if (!interrupt_ && !watcher_) return client.wait_bestmove(deadline);
     usi::SearchInfo info;
     int info_lines = 0;
+    SteadyClock::time_point shown = SteadyClock::now();
+    int shown_lines = 0;
     while (true) {
       Deadline slice = std::min(deadline, SteadyClock::now() + kInterruptSlice);
       usi::SearchResult r = client.wait_bestmove(slice);
@@ -213,6 +228,13 @@ class GameRun {
         r.info = std::move(info);
         r.info_lines = info_lines;
         return r;
+      }
+      if (watcher_ && info_lines != shown_lines &&
+          SteadyClock::now() - shown >= std::chrono::milliseconds(kThinkingIntervalMs)) {
+        shown = SteadyClock::now();
+        shown_lines = info_lines;
+        usi::SearchInfo copy = info;
+        watcher_->thinking(clock_view(), record_info(std::move(copy)));
       }
     }
   }
@@ -281,6 +303,7 @@ class GameRun {
       start = SteadyClock::now();  // just after go_time; the verdict uses the search's own go_time
     }
     start_pending_ponder();
+    if (watcher_) watcher_->search_started(clock_view());
 
     const std::optional<Micros> allowed = clock.allowed();
     // Deadline is absolute: an info flood must not buy thinking time.
@@ -363,6 +386,7 @@ class GameRun {
     rec.started = t0;
     rec.answered = r.bestmove_time;
     game_.moves.push_back(std::move(rec));
+    if (watcher_) watcher_->moved(game_.moves.back(), clock_view());
 
     if (player.config().ponder && !best.ponder.empty()) {
       if (auto predicted = shogi::parse_usi_move(record_.position(), best.ponder))
@@ -413,6 +437,7 @@ class GameRun {
   Player* players_[shogi::COLOR_NB];
   const GameOptions& options_;
   const std::atomic<bool>* interrupt_;
+  GameWatcher* watcher_;
   Clock clocks_[shogi::COLOR_NB];
   Adjudicator adjudicator_;
   shogi::GameRecord record_;
@@ -426,8 +451,8 @@ class GameRun {
 }  // namespace
 
 PlayedGame play_game(Player& black, Player& white, const std::string& start_position, const GameOptions& options,
-                     const std::atomic<bool>* interrupt) {
-  GameRun run(black, white, options, interrupt);
+                     const std::atomic<bool>* interrupt, GameWatcher* watcher) {
+  GameRun run(black, white, options, interrupt, watcher);
   return run.run(start_position);
 }
 

@@ -27,6 +27,8 @@ class EventLoop;
 
 namespace arena::game {
 
+class GameWatcher;
+
 // A clock setting for one side. USI semantics: the increment of a move is not part of the remaining time sent
 // as btime/wtime; the mover may use remaining + increment (or remaining + byoyomi once remaining is spent).
 struct TimeControl {
@@ -133,7 +135,8 @@ class Player {
 // killed for a stall is no longer running(): the caller restarts it. A player that is not running when the game
 // starts loses it by Disconnect. A `start_position` the rules reject (a caller error: openings are checked when
 // loaded) is not played: the game ends Interrupted (not scored) with the reason, and the engines hear nothing.
+// A `watcher` (game_watch.h) follows the game move by move.
 PlayedGame play_game(Player& black, Player& white, const std::string& start_position, const GameOptions& options,
-                     const std::atomic<bool>* interrupt = nullptr);
+                     const std::atomic<bool>* interrupt = nullptr, GameWatcher* watcher = nullptr);
 
 }  // namespace arena::game

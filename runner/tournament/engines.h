@@ -12,6 +12,7 @@
 
 #include "game/game.h"
 #include "game/game_result.h"
+#include "game/game_watch.h"
 
 namespace arena::tournament {
 
@@ -28,6 +29,13 @@ class WorkerEngines {
   virtual bool alive(int engine) = 0;
   // Stops the engine's process (quit, grace, kill; reaped).
   virtual void release(int engine) = 0;
+
+  // The watcher of the games played from now on (nullptr: none), owned by the caller. Engines that cannot show a
+  // game move by move (the CSA relay) ignore it.
+  void watch_with(game::GameWatcher* watcher) { watcher_ = watcher; }
+
+ protected:
+  game::GameWatcher* watcher_ = nullptr;
 };
 
 // Makes the engines of worker `worker` (0-based).

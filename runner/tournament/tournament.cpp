@@ -187,6 +187,22 @@ std::expected<void, std::string> Tournament::open_segment(JournalHeader header, 
   return {};
 }
 
+void Observers::game_finished(const ScheduledGame& scheduled, int attempt, bool replay, const PlayedGame& game,
+                              const std::vector<std::string>& records, const Tally& tally) {
+  for (Observer* o : observers_) o->game_finished(scheduled, attempt, replay, game, records, tally);
+}
+void Observers::tick(const Tally& tally) {
+  for (Observer* o : observers_) o->tick(tally);
+}
+void Observers::warning(const std::string& text) {
+  for (Observer* o : observers_) o->warning(text);
+}
+std::unique_ptr<game::GameWatcher> Observers::watch_game(const ScheduledGame& scheduled, int attempt) {
+  for (Observer* o : observers_)
+    if (auto w = o->watch_game(scheduled, attempt)) return w;
+  return nullptr;
+}
+
 int64_t Tournament::games_to_play() const {
   if (!shard_) return schedule_.games();
   const int64_t pairs = schedule_.pairs();
@@ -370,6 +386,8 @@ void Tournament::play_pair(WorkerEngines& engines, std::vector<int>& held, const
       break;
     }
     if (started) {
+      std::unique_ptr<game::GameWatcher> watcher = observer.watch_game(s, attempt);
+      engines.watch_with(watcher.get());
       try {
         game = engines.play(s.black, s.white, openings_[size_t(s.opening)].position, &stop_);
       } catch (const std::exception& e) {
@@ -380,6 +398,7 @@ void Tournament::play_pair(WorkerEngines& engines, std::vector<int>& held, const
         game.result.termination = Termination::Interrupted;
         game.result.detail = std::string("runner error: ") + e.what();
       }
+      engines.watch_with(nullptr);
     }
     if (game.result.termination == Termination::Interrupted && stopping()) return;  // not journaled: replayed on resume
     if (game.result.termination == Termination::Disconnect && signalled_soon()) return;  // likewise

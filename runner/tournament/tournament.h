@@ -18,6 +18,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <expected>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -42,7 +43,26 @@ class Observer {
                              const PlayedGame& /*game*/, const std::vector<std::string>& /*records*/,
                              const Tally& /*tally*/) {}
   virtual void tick(const Tally& /*tally*/) {}
+  // A watcher for a game about to be played (nullptr: none), called from its worker thread without the lock. The
+  // tournament keeps it until that game has ended.
+  virtual std::unique_ptr<game::GameWatcher> watch_game(const ScheduledGame& /*scheduled*/, int /*attempt*/) {
+    return nullptr;
+  }
   virtual void warning(const std::string& /*text*/) {}
+};
+
+// Several observers told in turn (the console and the web page); a game is watched by the first that wants to.
+class Observers final : public Observer {
+ public:
+  explicit Observers(std::vector<Observer*> observers) : observers_(std::move(observers)) {}
+  void game_finished(const ScheduledGame& scheduled, int attempt, bool replay, const PlayedGame& game,
+                     const std::vector<std::string>& records, const Tally& tally) override;
+  void tick(const Tally& tally) override;
+  void warning(const std::string& text) override;
+  std::unique_ptr<game::GameWatcher> watch_game(const ScheduledGame& scheduled, int attempt) override;
+
+ private:
+  std::vector<Observer*> observers_;
 };
 
 enum class RunEnd {

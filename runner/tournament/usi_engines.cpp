@@ -37,7 +37,7 @@ class UsiEngines final : public WorkerEngines {
   }
 
   PlayedGame play(int black, int white, const std::string& start, const std::atomic<bool>* interrupt) override {
-    return game::play_game(*players_[size_t(black)], *players_[size_t(white)], start, options_, interrupt);
+    return game::play_game(*players_[size_t(black)], *players_[size_t(white)], start, options_, interrupt, watcher_);
   }
 
   bool alive(int engine) override {

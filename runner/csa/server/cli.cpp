@@ -3,52 +3,15 @@
 #include <CLI/CLI.hpp>
 #include <charconv>
 
+#include "config/values.h"
+
 namespace arena::csa {
 
 namespace {
 
 using Error = std::unexpected<std::string>;
 
-std::expected<uint16_t, std::string> parse_port(const std::string& text, const std::string& whole) {
-  unsigned v = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v > 65535)
-    return Error("--listen '" + whole + "': expected a port from 0 to 65535, got '" + text + "'");
-  return uint16_t(v);
-}
-
-bool all_digits(const std::string& s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; }
-
 }  // namespace
-
-std::expected<std::pair<std::string, uint16_t>, std::string> parse_listen_address(const std::string& text) {
-  constexpr uint16_t default_port = 4081;
-  if (text.empty()) return Error("--listen: expected HOST:PORT, HOST or PORT");
-  if (all_digits(text)) {
-    auto port = parse_port(text, text);
-    if (!port) return Error(port.error());
-    return std::pair{std::string("127.0.0.1"), *port};
-  }
-  if (text.front() == '[') {  // [::1]:4081
-    size_t close = text.find(']');
-    if (close == std::string::npos || close == 1)
-      return Error("--listen '" + text + "': an IPv6 address is written [ADDRESS]:PORT");
-    std::string host = text.substr(1, close - 1);
-    if (close + 1 == text.size()) return std::pair{host, default_port};
-    if (text[close + 1] != ':') return Error("--listen '" + text + "': expected ':' after ']'");
-    auto port = parse_port(text.substr(close + 2), text);
-    if (!port) return Error(port.error());
-    return std::pair{host, *port};
-  }
-  size_t colon = text.rfind(':');
-  if (colon == std::string::npos) return std::pair{text, default_port};
-  if (text.find(':') != colon)
-    return Error("--listen '" + text + "': write an IPv6 address in brackets, e.g. [::1]:4081");
-  if (colon == 0) return Error("--listen '" + text + "': the host is missing before ':'");
-  auto port = parse_port(text.substr(colon + 1), text);
-  if (!port) return Error(port.error());
-  return std::pair{text.substr(0, colon), *port};
-}
 
 void CsaServerCli::add_to(CLI::App& app) {
   app.add_option("--listen", listen_, "Address and port: HOST:PORT, [IPv6]:PORT or PORT (default 127.0.0.1:4081)")
@@ -74,10 +37,10 @@ void CsaServerCli::add_to(CLI::App& app) {
 
 std::expected<CsaServerConfig, std::string> CsaServerCli::build() const {
   CsaServerConfig config;
-  auto address = parse_listen_address(listen_);
-  if (!address) return Error(address.error());
-  config.listen_address = address->first;
-  config.port = address->second;
+  auto address = config::parse_listen_address(listen_, 4081);
+  if (!address) return Error("--listen '" + listen_ + "': " + address.error());
+  config.listen_address = address->host;
+  config.port = address->port;
   config.event = event_;
   if (event_.empty() || event_.find_first_of(" \t+") != std::string::npos)
     return Error("--event '" + event_ + "': expected one word without '+'");

@@ -18,9 +18,6 @@ class App;
 
 namespace arena::csa {
 
-// "HOST:PORT", "[v6]:PORT", "PORT" or "HOST" (port 4081) -> address and port.
-std::expected<std::pair<std::string, uint16_t>, std::string> parse_listen_address(const std::string& text);
-
 class CsaServerCli {
  public:
   void add_to(CLI::App& app);

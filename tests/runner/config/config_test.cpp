@@ -15,6 +15,7 @@
 #include "config/cli_config.h"
 #include "config/engine_keys.h"
 #include "config/load.h"
+#include "config/values.h"
 
 using namespace arena::config;
 namespace fs = std::filesystem;
@@ -439,6 +440,35 @@ TEST_CASE("via_csa_server: off by default, on from YAML or --via-csa-server, and
   const std::string e = error_of([] { from_yaml("games: 2\nvia_csa_server: maybe\n"); });
   CHECK(e.find("test.yaml:2") != std::string::npos);
   CHECK(e.find("via_csa_server") != std::string::npos);
+}
+
+TEST_CASE("web: off by default, an address from YAML or --web (the command line wins), a bad one names the line") {
+  Config c = parse_cli({"--engine", "cmd=sh", "name=a", "tc=1", "--engine", "cmd=sh", "name=b", "tc=1"},
+                       TournamentType::Gauntlet);
+  CHECK(c.web.empty());
+  CHECK(from_yaml("web: 127.0.0.1:8080\n").config.web == "127.0.0.1:8080");
+  Config w =
+      parse_cli({"--web", "9000", "--engine", "cmd=sh", "name=a", "tc=1", "--engine", "cmd=sh", "name=b", "tc=1"},
+                TournamentType::Gauntlet);
+  CHECK(w.web == "9000");
+  const std::string e = error_of([] { from_yaml("games: 2\nweb: 127.0.0.1:http\n"); });
+  CHECK(e.find("test.yaml:2") != std::string::npos);
+  CHECK(e.find("expected a port from 0 to 65535, got 'http'") != std::string::npos);
+  const std::string cli = error_of([] {
+    parse_cli({"--web", "::1:80", "--engine", "cmd=sh", "name=a", "tc=1", "--engine", "cmd=sh", "name=b", "tc=1"},
+              TournamentType::Gauntlet);
+  });
+  CHECK(cli == "--web: '::1:80': write an IPv6 address in brackets, e.g. [::1]:8080");
+  auto loopback = parse_listen_address("8080", 4081);
+  REQUIRE(loopback);
+  CHECK(loopback->host == "127.0.0.1");
+  CHECK(loopback->port == 8080);
+  auto v6 = parse_listen_address("[::1]", 8080);
+  REQUIRE(v6);
+  CHECK(v6->host == "::1");
+  CHECK(v6->port == 8080);
+  CHECK_FALSE(parse_listen_address(":80", 8080));
+  CHECK_FALSE(parse_listen_address("", 8080));
 }
 
 TEST_CASE("a switch the file turns on is turned off by its --no- form or =false; left out, the file's value stands") {

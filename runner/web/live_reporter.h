@@ -1,0 +1,33 @@
+#pragma once
+// The tournament's observer that feeds the live page: the standings after every finished game, each game on a
+// board while it is played, and the finished games with their journal lines for replay.
+
+#include <cstdint>
+
+#include "tournament/report.h"
+#include "tournament/tournament.h"
+#include "web/live_state.h"
+
+namespace arena::web {
+
+class LiveReporter final : public tournament::Observer {
+ public:
+  LiveReporter(LiveState& state, tournament::ReportInfo info) : state_(state), info_(std::move(info)) {}
+
+  void game_finished(const tournament::ScheduledGame& scheduled, int attempt, bool replay, const PlayedGame& game,
+                     const std::vector<std::string>& records, const tournament::Tally& tally) override;
+  void tick(const tournament::Tally& tally) override;
+  std::unique_ptr<game::GameWatcher> watch_game(const tournament::ScheduledGame& scheduled, int attempt) override;
+
+ private:
+  void publish(const tournament::Tally& tally);
+
+  LiveState& state_;
+  tournament::ReportInfo info_;
+  int64_t published_ = -1;  // journaled games when the standings were last published
+};
+
+// "1-0", "0-1", "1/2-1/2" or "*" (not scored).
+std::string result_text(Outcome outcome);
+
+}  // namespace arena::web
