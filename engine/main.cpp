@@ -12,12 +12,16 @@
 #include <vector>
 
 #include "learn/commands.h"
+#include "search/builtin_weights.h"
+#include "search/evaluate.h"
 #include "usi/bench.h"
 #include "usi/usi.h"
 
 int main(int argc, char* argv[]) {
   try {
     std::ios::sync_with_stdio(false);
+    // The engine plays with the learned weights built into it unless told otherwise (EvalFile, --eval-file).
+    shogi::set_kp_weights(shogi::kp::builtin_weights());
     if (argc == 1) {
       shogi::usi::UsiLoop loop(std::cin, std::cout);
       loop.run();

@@ -5,9 +5,11 @@
 #   scripts/train-eval.sh [OUT]          everything goes to OUT (default data/gen-<UTC time>); data stays out of git
 #
 # Knobs (environment), with their defaults:
-#   CURRENT=            the weights the engine plays with now (empty: the hand-written evaluation); the data is
-#                       generated with them and the SPRT plays against them
-#   INIT=$CURRENT       weights training starts from (empty: material from the hand-written evaluation)
+#   CURRENT=            the weights the engine plays with now (empty: the ones built into it, engine/eval/
+#                       default.kpev; `none`: the hand-written evaluation alone); the data is generated with them
+#                       and the SPRT plays against them
+#   INIT=               weights training starts from (default: CURRENT, or engine/eval/default.kpev when CURRENT
+#                       is empty; `none`: zero tables on the hand-written evaluation)
 #   POSITIONS=2000000 NODES=5000 THREADS=<CPUs>      gensfen
 #   EPOCHS=12 LAMBDA=0.5 LR=1.0 BATCH=16384          learn
 #   TC=2+0.05 ELO0=0 ELO1=10 ROUNDS=5000             the SPRT (both engines USI_Hash 64, one thread)
@@ -20,7 +22,8 @@ arena=$root/build/bin/shogi-arena
 [ -x "$engine" ] && [ -x "$arena" ] || { echo "train-eval.sh: build first (bash scripts/build.sh)" >&2; exit 1; }
 out=${1:-$root/data/gen-$(date -u +%Y%m%dT%H%M%SZ)}
 current=${CURRENT:-}
-init=${INIT:-$current}
+init=${INIT:-${current:-$root/engine/eval/default.kpev}}
+[ "$init" = none ] && init=
 mkdir -p "$out"
 log() { echo "train-eval: $(date -u +%H:%M:%S) $*" >&2; }
 

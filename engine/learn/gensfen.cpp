@@ -270,7 +270,8 @@ std::expected<GensfenSummary, std::string> run_gensfen(const GensfenOptions& opt
   if (options.hash_mb < 1) return std::unexpected("hash must be at least 1 MB");
 
   std::shared_ptr<const kp::Weights> weights;
-  if (!options.eval_file.empty()) {
+  const bool hand_written = options.eval_file == "none";
+  if (!options.eval_file.empty() && !hand_written) {
     auto loaded = kp::load_weights(options.eval_file);
     if (!loaded) return std::unexpected(loaded.error());
     weights = std::move(*loaded);
@@ -320,7 +321,7 @@ std::expected<GensfenSummary, std::string> run_gensfen(const GensfenOptions& opt
     std::shared_ptr<const kp::Weights> previous = kp_weights_shared();
     ~RestoreWeights() { set_kp_weights(previous); }
   } restore;
-  if (weights) set_kp_weights(weights);
+  if (weights || hand_written) set_kp_weights(weights);
 
   // Engines are built here, on one thread: their constructors fill shared tables.
   std::vector<std::unique_ptr<SelfPlayer>> players;

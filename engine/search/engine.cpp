@@ -1,5 +1,7 @@
 #include "search/engine.h"
 
+#include "search/builtin_weights.h"
+
 #include <deque>
 
 #include "rules/perft.h"
@@ -25,6 +27,8 @@ Value Engine::static_eval() const { return evaluate(position()); }
 std::expected<void, std::string> Engine::set_eval_file(const std::string& path) {
   wait_for_search_finished();
   if (path.empty()) {
+    set_kp_weights(kp::builtin_weights());
+  } else if (path == "none") {
     set_kp_weights(nullptr);
   } else {
     auto weights = kp::load_weights(path);

@@ -141,13 +141,16 @@ void UsiLoop::add_options() {
                Option::spin(0, 0, MAX_PLY - 10, [&so](const Option& o) { so.depth_limit = int(o.as_int()); }));
   options_.add("NodesLimit", Option::spin(0, 0, int64_t(1) << 50,
                                           [&so](const Option& o) { so.nodes_limit = uint64_t(o.as_int()); }));
-  // A learned evaluation from a file (shogi-arena-engine learn); <empty> is the built-in hand-written one.
+  // A learned evaluation from a file (shogi-arena-engine learn); <empty> is the built-in one, `none` the
+  // hand-written evaluation alone.
   options_.add("EvalFile", Option::string("", [this](const Option& o) {
                  const std::string path = o.as_string() == "<empty>" ? std::string() : o.as_string();
                  if (auto r = engine_.set_eval_file(path); !r)
                    info_string("EvalFile: " + r.error() + " (the evaluation in use is unchanged)");
                  else
-                   info_string("EvalFile: " + (path.empty() ? std::string("the hand-written evaluation") : path));
+                   info_string("EvalFile: " + (path.empty()     ? std::string("the built-in weights")
+                                               : path == "none" ? std::string("the hand-written evaluation")
+                                                                : path));
                }));
   options_.add("HashStatistics",
                Option::check(false, [this](const Option& o) { engine_.set_hash_statistics(o.as_bool()); }));

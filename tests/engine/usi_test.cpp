@@ -12,6 +12,8 @@
 
 #include "rules/game_end.h"
 #include "rules/notation.h"
+#include "search/builtin_weights.h"
+#include "search/evaluate.h"
 #include "search/kp_eval.h"
 #include "usi/bench.h"
 #include "usi/usi.h"
@@ -383,10 +385,31 @@ TEST_CASE("EvalFile: a missing or foreign file is refused in one line and the ev
   GameRecord g;
   REQUIRE(g.start("startpos"));
   CHECK(parse_usi_move(g.position(), s.last_bestmove()).has_value());
-  // <empty> goes back to the hand-written evaluation.
-  s.send("setoption name EvalFile value <empty>");
+  // none is the hand-written evaluation alone (this session started with it: the test does not run main()).
+  s.send("setoption name EvalFile value none");
   CHECK(s.count("info string EvalFile: the hand-written evaluation\n") == 1);
+  s.send("position startpos");
   s.send("eval");
   CHECK(s.text().substr(s.text().rfind("info string eval")) == before);
+  // <empty> is the weights built into the binary: another evaluation than the hand-written one's.
+  s.send("setoption name EvalFile value <empty>");
+  CHECK(s.count("info string EvalFile: the built-in weights\n") == 1);
+  CHECK(kp_weights() == kp::builtin_weights().get());
+  s.send("position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2");
+  s.send("eval");
+  const std::string learned = s.text().substr(s.text().rfind("info string eval"));
+  s.send("setoption name EvalFile value none");
+  s.send("eval");
+  CHECK(s.text().substr(s.text().rfind("info string eval")) != learned);
   std::filesystem::remove(path);
+}
+
+TEST_CASE(
+    "the built-in weights load: the committed engine/eval/default.kpev is a valid file on the hand-written base") {
+  auto w = kp::builtin_weights();
+  REQUIRE(w);
+  CHECK(w->base == kp::Base::HandWritten);
+  CHECK(w->p.size() == size_t(kp::FEATURES));
+  auto again = kp::builtin_weights();
+  CHECK(again.get() == w.get());  // read once
 }
