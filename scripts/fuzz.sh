@@ -15,7 +15,7 @@ cmake -S "$root/tests/fuzz" -B "$build" -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_
 cmake --build "$build" -j2 >/dev/null
 
 status=0
-for target in fuzz_sfen fuzz_usi_move fuzz_csa_move fuzz_csa_protocol fuzz_csa_server_line fuzz_learn_files fuzz_engine_output fuzz_journal_line; do
+for target in fuzz_sfen fuzz_usi_move fuzz_csa_move fuzz_csa_protocol fuzz_csa_server_line fuzz_learn_files fuzz_engine_output fuzz_journal_line fuzz_web_request; do
   [ -x "$build/$target" ] || continue
   seeds="$root/tests/fuzz/corpus/${target#fuzz_}"
   work="$build/corpus/${target#fuzz_}"

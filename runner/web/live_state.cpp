@@ -90,6 +90,7 @@ class LiveState::Watcher final : public game::GameWatcher {
       b->clocks = clocks;
       b->clock_started = SteadyClock::now();
       b->sides[clocks.running].search_started = b->clock_started;
+      b->sides[clocks.running].info_is_current = false;
     }
     state_.changed();
   }
@@ -100,6 +101,7 @@ class LiveState::Watcher final : public game::GameWatcher {
       Board* b = board();
       if (!b) return;
       b->sides[clocks.running].info = latest;
+      b->sides[clocks.running].info_is_current = true;
     }
     state_.changed();
   }
@@ -112,6 +114,8 @@ class LiveState::Watcher final : public game::GameWatcher {
       if (!b) return;
       Side& mover = b->sides[~clocks.running];
       mover.info = move.info;
+      mover.info_is_current = false;
+      mover.last_search_ms = move.time_ms;
       b->moves.push_back(std::move(usi));
       b->clocks = clocks;
       b->clock_started = SteadyClock::now();
@@ -228,9 +232,9 @@ std::string LiveState::update_json() const {
         info.emplace(key, nullptr);
         continue;
       }
-      // The running side's search is still going: its speed so far. A finished search: its whole time is unknown
-      // here, so no speed.
-      int64_t search_ms = c == b.clocks.running ? ms_since(s.search_started) : 0;
+      // A search still going: its speed so far; the last move's: its nodes over its time.
+      const int64_t search_ms =
+          c == b.clocks.running && s.info_is_current ? ms_since(s.search_started) : s.last_search_ms;
       info.emplace(key, info_json(*s.info, search_ms));
     }
     o.emplace("info", std::move(info));

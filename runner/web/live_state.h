@@ -62,7 +62,9 @@ class LiveState {
  private:
   struct Side {
     std::optional<SearchInfo> info;  // latest of the current or last search
+    bool info_is_current = false;    // from the search running now (else from the side's last move)
     std::chrono::steady_clock::time_point search_started{};
+    int64_t last_search_ms = 0;  // the runner's measure of the search that gave the last move
   };
   struct Board {
     int64_t game = 0;

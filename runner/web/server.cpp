@@ -1,23 +1,20 @@
-// The only file of the web layer that includes Asio and Beast (they are slow to compile).
+// The only file of the web layer that includes Asio (slow to compile); Beast parses requests in request_reader.cpp.
 #include "web/server.h"
 
 #include <atomic>
 #include <boost/asio.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
 #include <deque>
 #include <optional>
 #include <thread>
 #include <vector>
 
 #include "web/live_state.h"
+#include "web/request_reader.h"
 #include "web/routes.h"
 
 namespace arena::web {
 
 namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
 using tcp = asio::ip::tcp;
 using boost::system::error_code;
 
@@ -133,82 +130,107 @@ class EventStream : public std::enable_shared_from_this<EventStream> {
   bool closed_ = false;
 };
 
-// One HTTP connection: requests read with limits, answered from the routes, kept alive while the client wants.
+// One HTTP connection: requests read with limits (request_reader.h), answered from the routes, kept alive while the
+// client wants. A timer closes a connection whose request has not arrived in time.
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
-  HttpSession(tcp::socket socket, WebServer::Impl& server) : stream_(std::move(socket)), server_(server) {}
+  HttpSession(tcp::socket socket, WebServer::Impl& server)
+      : socket_(std::move(socket)),
+        timer_(socket_.get_executor()),
+        server_(server),
+        reader_(RequestLimits{server.limits.max_header_bytes, server.limits.max_body_bytes}) {}
   ~HttpSession() {
     if (!handed_over_) --server_.open;
   }
 
-  void read() {
-    parser_.emplace();
-    parser_->header_limit(std::uint32_t(server_.limits.max_header_bytes));
-    parser_->body_limit(server_.limits.max_body_bytes);
-    stream_.expires_after(server_.limits.request_timeout);
-    auto self = shared_from_this();
-    http::async_read(stream_, buffer_, *parser_, [self](error_code ec, size_t) { self->on_read(ec); });
+  void start() {
+    arm_timer(server_.limits.request_timeout);
+    read();
   }
 
  private:
-  void on_read(error_code ec) {
-    if (ec == http::error::end_of_stream || ec == asio::error::eof || ec == asio::error::connection_reset ||
-        ec == asio::error::operation_aborted)
-      return close();
-    // A connection left open, or a request too slow to arrive: the timer has closed the socket already.
-    if (ec == beast::error::timeout) return close();
-    if (ec == http::error::header_limit || ec == http::error::body_limit || ec == http::error::buffer_overflow) {
-      ++server_.bad_requests;
-      return answer_and_close(413, "the request is larger than the live page accepts");
-    }
-    if (ec) {
-      ++server_.bad_requests;
-      return answer_and_close(400, "malformed HTTP request (" + ec.message() + ")");
-    }
-    ++server_.requests;
-    const auto& req = parser_->get();
-    const bool head = req.method() == http::verb::head;
-    HttpAnswer a = route(server_.state, std::string_view(req.method_string()), std::string_view(req.target()));
-    if (a.status == 400) ++server_.bad_requests;
-    if (a.event_stream && a.status == 200 && !head) return become_event_stream();
-    const bool keep_alive = req.keep_alive() && a.status < 400;
-    auto text = std::make_shared<std::string>(response_head(a.status, a.content_type, a.body.size(), keep_alive));
-    if (!head) *text += a.body;
+  void arm_timer(std::chrono::milliseconds after) {
+    timer_.expires_after(after);
     auto self = shared_from_this();
-    stream_.expires_after(server_.limits.request_timeout);
-    asio::async_write(stream_, asio::buffer(*text), [self, text, keep_alive](error_code wec, size_t) {
-      if (wec || !keep_alive) return self->close();
-      self->read();
+    timer_.async_wait([self](error_code ec) {
+      if (!ec) self->close();  // the request did not come in time, or the refused client did not go
     });
   }
 
-  void answer_and_close(int status, std::string why) {
-    ++server_.requests;
-    auto text = std::make_shared<std::string>(error_response(status, why));
+  void read() {
+    if (!buffer_.empty() && process()) return;  // a request sent right behind the last one
     auto self = shared_from_this();
-    stream_.expires_after(std::chrono::seconds(2));
-    asio::async_write(stream_, asio::buffer(*text), [self, text](error_code ec, size_t) {
+    socket_.async_read_some(asio::buffer(chunk_), [self](error_code ec, size_t n) {
+      if (ec || self->closed_) return self->close();
+      self->buffer_.append(self->chunk_, n);
+      if (!self->process()) self->read();
+    });
+  }
+
+  // Feeds what arrived to the reader; true when it was a whole request (or a refusal) and is being answered.
+  bool process() {
+    ReadStep step = reader_.feed(buffer_);
+    buffer_.erase(0, step.consumed);
+    if (step.kind == ReadStep::Kind::NeedMore) return false;
+    ++server_.requests;
+    if (step.kind == ReadStep::Kind::Refused) {
+      ++server_.bad_requests;
+      answer_and_close(error_response(step.status, step.why));
+      return true;
+    }
+    const bool head = step.method == "HEAD";
+    HttpAnswer a = route(server_.state, step.method, step.target);
+    if (a.status == 400) ++server_.bad_requests;
+    if (a.event_stream && a.status == 200 && !head) {
+      become_event_stream();
+      return true;
+    }
+    const bool keep_alive = step.keep_alive && a.status < 400;
+    std::string text = response_head(a.status, a.content_type, a.body.size(), keep_alive);
+    if (!head) text += a.body;
+    if (!keep_alive) {
+      answer_and_close(std::move(text));
+      return true;
+    }
+    auto out = std::make_shared<std::string>(std::move(text));
+    auto self = shared_from_this();
+    asio::async_write(socket_, asio::buffer(*out), [self, out](error_code ec, size_t) {
       if (ec) return self->close();
-      // A lingering close: the client may still be sending what was refused, and closing with unread bytes would
-      // reset the connection and lose the answer. Our side is shut, the rest is read and dropped for a moment.
+      self->reader_.reset();
+      self->arm_timer(self->server_.limits.request_timeout);
+      self->read();
+    });
+    return true;
+  }
+
+  // Writes the last answer of the connection, then a lingering close: the client may still be sending what was
+  // refused, and closing with unread bytes would reset the connection and lose the answer. Our side is shut, the
+  // rest is read and dropped for a moment.
+  void answer_and_close(std::string text) {
+    auto out = std::make_shared<std::string>(std::move(text));
+    auto self = shared_from_this();
+    arm_timer(std::chrono::seconds(2));
+    asio::async_write(socket_, asio::buffer(*out), [self, out](error_code ec, size_t) {
+      if (ec) return self->close();
       error_code ignored;
-      self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+      self->socket_.shutdown(tcp::socket::shutdown_send, ignored);
+      self->arm_timer(std::chrono::seconds(1));
       self->drain();
     });
   }
 
   void drain() {
     auto self = shared_from_this();
-    stream_.expires_after(std::chrono::seconds(1));
-    stream_.async_read_some(asio::buffer(drain_buffer_), [self](error_code ec, size_t) {
-      if (ec) return self->close();
+    socket_.async_read_some(asio::buffer(chunk_), [self](error_code ec, size_t) {
+      if (ec || self->closed_) return self->close();
       self->drain();
     });
   }
 
   void become_event_stream() {
+    timer_.cancel();
     handed_over_ = true;  // the stream counts as the open connection from now on
-    auto stream = std::make_shared<EventStream>(stream_.release_socket(), server_);
+    auto stream = std::make_shared<EventStream>(std::move(socket_), server_);
     std::string head =
         "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n"
         "X-Content-Type-Options: nosniff\r\nConnection: keep-alive\r\n\r\n"
@@ -220,17 +242,22 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   void close() {
+    if (closed_) return;
+    closed_ = true;
+    timer_.cancel();
     error_code ignored;
-    stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
-    stream_.close();
+    socket_.shutdown(tcp::socket::shutdown_both, ignored);
+    socket_.close(ignored);
   }
 
-  beast::tcp_stream stream_;
-  beast::flat_buffer buffer_;
-  std::optional<http::request_parser<http::string_body>> parser_;
+  tcp::socket socket_;
+  asio::steady_timer timer_;
   WebServer::Impl& server_;
+  RequestReader reader_;
+  std::string buffer_;  // received and not yet taken by the reader
+  char chunk_[4096];
   bool handed_over_ = false;
-  char drain_buffer_[4096];
+  bool closed_ = false;
 };
 
 void WebServer::Impl::accept() {
@@ -255,7 +282,7 @@ void WebServer::Impl::accept() {
       });
     } else {
       ++open;
-      std::make_shared<HttpSession>(std::move(socket), *this)->read();
+      std::make_shared<HttpSession>(std::move(socket), *this)->start();
     }
     accept();
   });

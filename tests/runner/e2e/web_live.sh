@@ -25,7 +25,15 @@ expect_error "web: 'x:y'" gauntlet --engine "cmd=$ENGINE" --engine "cmd=$ENGINE"
   option.USI_Hash=16 --each tc=4+0.1 --games 2 --concurrency 1 --openings file="$OPENINGS" order=random seed=3 \
   --out "$TMP/out" --web 0 --json >"$TMP/summary.json" 2>"$TMP/arena.err" &
 arena_pid=$!
-trap 'kill -9 "$arena_pid" 2>/dev/null || true; pkill -9 -f -- "$TAG" 2>/dev/null || true; rm -rf "$TMP"' EXIT
+cleanup() {
+  kill -9 "$arena_pid" 2>/dev/null || true
+  # Chromium's helper processes carry its profile folder on their command lines.
+  pkill -9 -f -- "$TAG" 2>/dev/null || true
+  pkill -9 -f -- "$TMP/chrome" 2>/dev/null || true
+  for _ in $(seq 50); do pgrep -f -- "$TMP/chrome" >/dev/null || break; sleep 0.1; done
+  rm -rf "$TMP" 2>/dev/null || true
+}
+trap cleanup EXIT
 port=
 for _ in $(seq 100); do
   port=$(grep -o 'Live page: http://127.0.0.1:[0-9]*/' "$TMP/arena.err" | grep -o '[0-9]*/$' | tr -d / || true)

@@ -15,6 +15,7 @@
 #include "web/live_reporter.h"
 #include "web/live_state.h"
 #include "web/page.h"
+#include "web/request_reader.h"
 #include "web/routes.h"
 #include "web/server.h"
 
@@ -164,6 +165,12 @@ TEST_CASE("a watched game is on a board from its start to its end, with moves, c
   // The mover's final info replaces what it sent while thinking.
   CHECK(contains(j, "\"black\":{\"depth\":7,\"seldepth\":null,\"score_cp\":35"));
   CHECK(contains(j, "\"white\":null"));
+  // The speed of a finished search is its nodes over the runner's measure of its time (1,000 nodes in 12 ms); when
+  // the side thinks again, its last search stays on show with that speed until the new one sends a line.
+  CHECK(contains(j, "\"nodes\":1000,\"nps\":83333"));
+  clocks.running = shogi::BLACK;
+  watcher->search_started(clocks);
+  CHECK(contains(state.update_json(), "\"nodes\":1000,\"nps\":83333"));
 
   const uint64_t before_end = state.version();
   watcher.reset();
@@ -235,6 +242,48 @@ TEST_CASE("the page carries the state of the moment, and no engine's text can en
       page, "const INITIAL_STATE = {\"title\":\"\\u003c/script>\\u003cscript>alert(1)\\u003c/script>\\u003c!--\""));
   CHECK_FALSE(contains(page, "alert(1)</script>"));
   CHECK(route(state, "GET", "/").body == page);
+}
+
+TEST_CASE("the request reader: byte by byte, two requests back to back, and the limits") {
+  RequestReader reader;
+  const std::string two = "GET /api/state HTTP/1.1\r\nHost: x\r\n\r\nHEAD / HTTP/1.0\r\n\r\n";
+  std::string buffer;
+  ReadStep step;
+  size_t fed = 0;
+  while (step.kind == ReadStep::Kind::NeedMore && fed < two.size()) {
+    buffer += two[fed++];
+    step = reader.feed(buffer);
+    buffer.erase(0, step.consumed);
+  }
+  REQUIRE(step.kind == ReadStep::Kind::Request);
+  CHECK(step.method == "GET");
+  CHECK(step.target == "/api/state");
+  CHECK(step.keep_alive);
+  reader.reset();
+  buffer += two.substr(fed);
+  step = reader.feed(buffer);
+  REQUIRE(step.kind == ReadStep::Kind::Request);
+  CHECK(step.method == "HEAD");
+  CHECK_FALSE(step.keep_alive);  // HTTP/1.0 without keep-alive
+
+  RequestReader small(RequestLimits{64, 8});
+  step = small.feed("GET / HTTP/1.1\r\nX: " + std::string(100, 'a'));
+  CHECK(step.kind == ReadStep::Kind::Refused);
+  CHECK(step.status == 413);
+  small.reset();
+  step = small.feed("GET / HTTP/1.1\r\nContent-Length: 9\r\n\r\n123456789");
+  CHECK(step.kind == ReadStep::Kind::Refused);
+  CHECK(step.status == 413);
+  small.reset();
+  CHECK_FALSE(small.got_some());
+  step = small.feed("GET / HTTP/1.1\r\nContent-Length: 4\r\n\r\n12");
+  CHECK(step.kind == ReadStep::Kind::NeedMore);
+  CHECK(small.got_some());
+  small.reset();
+  step = small.feed("\x01\x02 nonsense\r\n\r\n");
+  CHECK(step.kind == ReadStep::Kind::Refused);
+  CHECK(step.status == 400);
+  CHECK(step.why.starts_with("malformed HTTP request"));
 }
 
 TEST_CASE("result_text spells the outcomes as kifu viewers do") {
