@@ -9,6 +9,7 @@
 #include <chrono>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "rules/notation.h"
 #include "rules/position.h"
@@ -371,6 +372,45 @@ TEST_CASE("server: an event stream gets the state at once and every change after
   r = c.read("\"status\":\"Games 1/4\"");
   CHECK(contains(r, "\"status\":\"Games 1/4\""));
   CHECK(contains(r, "\"standings\":{\"games\":{\"scheduled\":4}}"));
+}
+
+TEST_CASE("server: games publish from their threads while viewers read (a TSan target)") {
+  shogi::Position::init();
+  LiveState state("threads");
+  ServerLimits limits;
+  limits.update_interval = std::chrono::milliseconds(1);
+  auto server = WebServer::start({"127.0.0.1", 0}, state, limits);
+  REQUIRE(server.has_value());
+  Client viewer((*server)->port());
+  viewer.send("GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n");
+  REQUIRE(eventually([&] { return (*server)->counters().viewers == 1; }));
+  std::vector<std::thread> games;
+  for (int t = 0; t < 2; ++t) {
+    games.emplace_back([&state, t] {
+      for (int g = 0; g < 20; ++g) {
+        auto watcher = state.watch(t * 100 + g, g, 0);
+        game::ClockView clocks;
+        watcher->started(started_game(), clocks);
+        shogi::Position pos;
+        shogi::StateInfo si;
+        (void)pos.set(shogi::START_SFEN, &si);
+        for (int i = 0; i < 20; ++i) {
+          watcher->search_started(clocks);
+          SearchInfo info;
+          info.depth = i;
+          info.nodes = uint64_t(i) * 100;
+          watcher->thinking(clocks, info);
+          watcher->moved(move_record("7g7f", pos), clocks);
+        }
+        FinishedGame f;
+        f.game = t * 100 + g;
+        state.add_finished(f, "{}");
+      }
+    });
+  }
+  for (std::thread& t : games) t.join();
+  CHECK(contains(viewer.read("\"finished_total\":40"), "\"finished_total\":40"));
+  CHECK(contains(state.update_json(), "\"boards\":[]"));
 }
 
 TEST_CASE("server: a viewer that stops reading is dropped, the others go on") {
