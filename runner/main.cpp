@@ -152,7 +152,7 @@ int run_tournament(const config::CliOptions& options) {
     }
     live_state.emplace(title);
     live_reporter.emplace(*live_state, info);
-    auto started = web::WebServer::start(*config::parse_listen_address(c.web, 8080), *live_state);
+    auto started = web::WebServer::start(*config::parse_listen_address(c.web, config::DEFAULT_WEB_PORT), *live_state);
     if (!started) throw config::ConfigError(started.error());
     web_server = std::move(*started);
     std::cerr << "Live page: " << web_server->url() << std::endl;

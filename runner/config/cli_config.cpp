@@ -196,7 +196,7 @@ Config CliOptions::build() const {
   if (!event_.empty()) c.game.event = event_;
   if (!web_.empty()) c.web = web_;
   if (!c.web.empty()) {
-    auto address = parse_listen_address(c.web, 8080);
+    auto address = parse_listen_address(c.web, DEFAULT_WEB_PORT);
     if (!address) fail("--web", "'" + c.web + "': " + address.error());
   }
   for (const std::string& t : sprt_) {

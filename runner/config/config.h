@@ -92,6 +92,9 @@ struct OutputSettings {
   bool io_logs = false;                 // every USI line in and out in logs/<engine>.io
 };
 
+// The live page's port when `web` names a host alone.
+inline constexpr uint16_t DEFAULT_WEB_PORT = 8080;
+
 struct Config {
   TournamentType type = TournamentType::Gauntlet;
   std::vector<game::EngineConfig> engines;  // resolved: absolute commands, unique names
@@ -111,7 +114,8 @@ struct Config {
   bool quiet = false;               // no live status, only the final summary
   bool json = false;                // the final summary as JSON on stdout; status goes to stderr
   int status_interval_s = 10;       // how often a status line is printed when stdout is not a terminal
-  // The live page's address ("HOST:PORT", "PORT" on loopback; values.h parse_listen_address); empty: no page.
+  // The live page's address ("HOST:PORT", "PORT" on loopback; values.h parse_listen_address, with DEFAULT_WEB_PORT
+  // for a host alone); empty: no page.
   std::string web;
   stats::SprtConfig sprt;
   // Play every game through this project's CSA server on 127.0.0.1, each engine driven by the CSA client, instead

@@ -104,7 +104,7 @@ class Reader {
         c.shard = scalar(v, path);
       } else if (key == "web") {
         c.web = scalar(v, path);
-        if (auto address = parse_listen_address(c.web, 8080); !address) fail(v, path, address.error());
+        if (auto address = parse_listen_address(c.web, DEFAULT_WEB_PORT); !address) fail(v, path, address.error());
       }
     });
   }

@@ -112,7 +112,6 @@ class GameRun {
     }
     finish();
     game_.end_time = std::chrono::system_clock::now();
-    if (watcher_) watcher_->finished(game_);
     return std::move(game_);
   }
 

@@ -25,10 +25,9 @@ class GameWatcher {
   // The side to move is thinking: at most every kThinkingIntervalMs, when it sent info lines since the last call,
   // the latest of them merged (depth, score, nodes, pv).
   virtual void thinking(const ClockView& clocks, const SearchInfo& latest) = 0;
-  // A move was played (and judged legal); `clocks` are after it was charged.
+  // A move was played (and judged legal); `clocks` are after it was charged. The game's end is the watcher's
+  // destruction: its owner keeps it until play_game has returned.
   virtual void moved(const MoveRecord& move, const ClockView& clocks) = 0;
-  // The game is over (the result is in `game`); the watcher may forget it.
-  virtual void finished(const PlayedGame& game) = 0;
 };
 
 // How often a thinking engine's info reaches the watcher.

@@ -123,8 +123,6 @@ class LiveState::Watcher final : public game::GameWatcher {
     state_.changed();
   }
 
-  void finished(const PlayedGame&) override {}
-
  private:
   Board* board() {
     auto it = state_.boards_.find(id_);
