@@ -90,8 +90,17 @@ for _ in $(seq 600); do
 done
 [ $n = 4 ] || fail "the shards did not all start: $(cat "$TMP/faults.log")"
 array=$(sed -n 's/^array=//p' "$TMP/faults/slurm/jobs.txt")
-victim=$(pgrep -f -- "run --config $TMP/faults.yaml --shard auto .*--out $TMP/faults\$" | head -1)
-[ -n "$victim" ] || fail "no shard runner process found"
+# The victim must not be task 2: requeueing that one with scontrol below would replace the killed task before the
+# coordinator saw it fail, and nothing would be left for the coordinator to requeue.
+victim=
+for p in $(pgrep -f -- "run --config $TMP/faults.yaml --shard auto .*--out $TMP/faults\$"); do
+  task=$(tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | sed -n 's/^SLURM_ARRAY_TASK_ID=//p')
+  if [ -n "$task" ] && [ "$task" != 2 ]; then
+    victim=$p
+    break
+  fi
+done
+[ -n "$victim" ] || fail "no shard runner process found outside task 2"
 kill -9 "$victim"
 scontrol requeue "${array}_2" || fail "scontrol requeue ${array}_2 failed"
 wait $follower || fail "the followed faults run failed: $(tail -5 "$TMP/faults.log")"
