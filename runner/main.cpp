@@ -7,6 +7,7 @@
 //   shogi-arena run         whatever `tournament:` in --config says
 //   shogi-arena stats J     all statistics recomputed from a journal (or a sharded run's directory)
 //   shogi-arena merge OUT   the segments of a sharded run merged into OUT/journal.jsonl, with its statistics
+//   shogi-arena report OUT  one self-contained HTML report of a run (charts, terminations, games with replays)
 //   shogi-arena slurm       a tournament as a Slurm job array of shards, submitted and followed (cluster/cli.h)
 //   shogi-arena coordinate  the coordinator job of such a run (its SPRT, STOP file and requeues)
 //   shogi-arena csa         one engine on a CSA server (Floodgate, championships, a club or our own server)
@@ -26,8 +27,10 @@
 
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <set>
@@ -52,6 +55,7 @@
 #include "tournament/tournament.h"
 #include "web/live_reporter.h"
 #include "web/live_state.h"
+#include "web/report.h"
 #include "web/server.h"
 
 namespace {
@@ -259,6 +263,48 @@ int run_merge(const MergeOptions& o) {
   return tournament::print_journal_stats(*contents, path, o.sprt, o.json);
 }
 
+struct ReportCli {
+  std::string out;
+  std::string html;
+  web::ReportOptions options;
+};
+
+// OUT's report: written to a temporary file beside its place, then renamed over it, so that a failed report never
+// replaces a good one.
+int run_report(const ReportCli& o) {
+  namespace fs = std::filesystem;
+  tournament::JournalContents contents = tournament::read_games(o.out, true);
+  for (const std::string& w : contents.warnings) std::cerr << "warning: " << w << "\n";
+  web::ReportData data = web::report_data(contents, o.out, o.options);
+  for (const std::string& w : data.warnings) std::cerr << "warning: " << w << "\n";
+  std::error_code ec;
+  std::string path = o.html;
+  if (path.empty()) {
+    const fs::path base = fs::is_directory(o.out, ec) ? fs::path(o.out) : fs::path(o.out).parent_path();
+    path = (base / "report.html").string();
+  }
+  const std::string html = web::report_html(data.json);
+  const std::string temp = path + ".writing." + std::to_string(::getpid());
+  {
+    std::FILE* f = std::fopen(temp.c_str(), "wb");
+    if (!f) throw config::ConfigError(path + ": cannot write the report: " + std::strerror(errno));
+    const bool written = std::fwrite(html.data(), 1, html.size(), f) == html.size();
+    if (std::fclose(f) != 0 || !written) {
+      const int error = errno;
+      std::remove(temp.c_str());
+      throw config::ConfigError(path + ": cannot write the report: " + std::strerror(error));
+    }
+  }
+  fs::rename(temp, path, ec);
+  if (ec) {
+    std::remove(temp.c_str());
+    throw config::ConfigError(path + ": cannot write the report: " + ec.message());
+  }
+  std::cout << "Report: " << path << " (" << data.games << " games, " << data.replays << " replayable, "
+            << (html.size() + 1023) / 1024 << " KiB)" << std::endl;
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -314,6 +360,24 @@ int main(int argc, char** argv) {
   merge->add_option("--sprt", merge_options.sprt, "elo0=E elo1=E [alpha=A] [beta=B] [model=...]: test this SPRT")
       ->expected(1, 5);
   merge->add_flag("--json", merge_options.json, "Summary as JSON");
+
+  ReportCli report_options;
+  CLI::App* report = app.add_subcommand("report", "Write one self-contained HTML report of a run from its journal");
+  report
+      ->add_option("out", report_options.out,
+                   "The run's journal, its output directory, or a sharded run's directory (its segments merged)")
+      ->required();
+  report->add_option("--html", report_options.html, "Where to write it (default: report.html beside the journal)")
+      ->type_name("FILE");
+  report
+      ->add_option("--max-replays", report_options.options.max_replays,
+                   "Games whose moves are embedded for replay: faults first, then in order (every game is listed)")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
+  report->footer(
+      "Examples:\n"
+      "  shogi-arena report shogi-arena-out\n"
+      "  shogi-arena report /shared/sprt-1 --html sprt-1.html");
 
   config::CliOptions slurm_tournament;
   cluster::SlurmCli slurm_options;
@@ -372,6 +436,7 @@ int main(int argc, char** argv) {
       return check_options.run(&g_stop);
     }
     if (merge->parsed()) return run_merge(merge_options);
+    if (report->parsed()) return run_report(report_options);
     if (slurm->parsed()) {
       std::vector<std::string> args;
       for (int i = 1; i < argc; ++i)

@@ -10,24 +10,25 @@ namespace arena::tournament {
 
 // The games of a journal file, of a sharded run's directory (its segments merged), or of a directory holding a
 // journal.jsonl.
-JournalContents read_games(const std::string& path) {
+JournalContents read_games(const std::string& path, bool keep_lines) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(path, ec)) {
-    auto contents = read_journal(path);
+    auto contents = read_journal(path, keep_lines);
     if (!contents) throw config::ConfigError(contents.error());
     return std::move(*contents);
   }
-  auto merged = read_segments(path, nullptr);
+  auto merged = read_segments(path, nullptr, keep_lines);
   if (!merged) throw config::ConfigError(merged.error());
   if (merged->segments.empty()) {
     const std::string journal = (fs::path(path) / "journal.jsonl").string();
-    if (fs::exists(journal, ec)) return read_games(journal);
+    if (fs::exists(journal, ec)) return read_games(journal, keep_lines);
     throw config::ConfigError(path + ": neither journal segments (segments/shard-*.jsonl) nor a journal.jsonl");
   }
   JournalContents c;
   c.header = merged->header;
   c.games = std::move(merged->games);
+  c.lines = std::move(merged->lines);
   c.warnings = std::move(merged->warnings);
   if (merged->duplicates > 0)
     c.warnings.push_back(path + ": " + std::to_string(merged->duplicates) + " duplicate game lines left out");

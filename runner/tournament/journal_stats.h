@@ -15,8 +15,9 @@
 namespace arena::tournament {
 
 // The games of a journal file, of a sharded run's directory (its segments merged) or of a directory holding a
-// journal.jsonl. Errors throw config::ConfigError (one line naming the file).
-JournalContents read_games(const std::string& path);
+// journal.jsonl. `keep_lines`: with each game's line as written (JournalContents::lines). Errors throw
+// config::ConfigError (one line naming the file).
+JournalContents read_games(const std::string& path, bool keep_lines = false);
 
 // "elo0=0", "elo1=5", "alpha=..", "beta=..", "model=logistic" over `base`. Throws config::ConfigError.
 stats::SprtConfig parse_sprt_args(const std::vector<std::string>& args, stats::SprtConfig base);

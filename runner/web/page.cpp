@@ -1,14 +1,12 @@
 #include "web/page.h"
 
+#include "web/page_common.h"
+
 namespace arena::web {
 
 namespace {
 
-// The board is drawn by the script as SVG: 9x9 squares, files 9..1 from left to right and ranks 一..九 from the
-// top, black (sente) playing upwards; white's pieces are turned over, promoted pieces are red, the squares of the
-// last move are shaded, and each side's pieces in hand are drawn beside its edge. Glyphs are the standard kanji;
-// the page names a CJK font family first and falls back to the letters of USI (P, +R, ...) only where a script
-// asks for it (?letters).
+// The live page's own parts; the styles, the board drawing, the standings tables and the replay are page_common's.
 constexpr std::string_view kPage = R"PAGE(<!doctype html>
 <html lang="en">
 <head>
@@ -17,43 +15,7 @@ constexpr std::string_view kPage = R"PAGE(<!doctype html>
 <title>Shogi Arena</title>
 <link rel="icon" href="data:,">
 <style>
-:root { --ink:#1d1d1f; --muted:#6b6b70; --line:#d0d0d6; --board:#f0d49b; --accent:#2a62c9; --bad:#c0392b; }
-* { box-sizing: border-box; }
-body { margin: 0; font: 14px/1.4 system-ui, "Noto Sans CJK JP", "Noto Sans", sans-serif; color: var(--ink);
-       background: #fafafc; }
-header { display: flex; align-items: baseline; gap: 1em; padding: .6em 1em; background: #fff;
-         border-bottom: 1px solid var(--line); }
-header h1 { font-size: 1.2em; margin: 0; }
-#conn { color: var(--muted); font-size: .9em; }
-#conn.live { color: #2e7d32; }
-main { padding: 0 1em 2em; }
-h2 { font-size: 1em; margin: 1.2em 0 .4em; }
-#status { font-family: ui-monospace, monospace; font-size: .9em; white-space: pre-wrap; }
-.bar { position: relative; height: 10px; background: #e6e6ea; border-radius: 5px; overflow: hidden; margin: .4em 0; }
-.bar > div { position: absolute; top: 0; bottom: 0; background: var(--accent); }
-.llr { max-width: 480px; }
-.llr .mark { width: 3px; background: var(--ink); }
-table { border-collapse: collapse; font-size: .9em; }
-th, td { padding: .2em .6em; border-bottom: 1px solid var(--line); text-align: right; white-space: nowrap; }
-th:first-child, td:first-child, td.name { text-align: left; }
-tr.click { cursor: pointer; }
-tr.click:hover { background: #eef3fd; }
-td.fault { color: var(--bad); font-weight: 600; }
-#boards { display: flex; flex-wrap: wrap; gap: 1em; }
-.game { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .5em; width: 400px; }
-.game .who { display: flex; justify-content: space-between; font-weight: 600; }
-.clock { font-family: ui-monospace, monospace; padding: 0 .3em; border-radius: 3px; }
-.clock.running { background: #1d1d1f; color: #fff; }
-.clock.low { background: var(--bad); color: #fff; }
-.think { font-family: ui-monospace, monospace; font-size: .8em; color: var(--muted); min-height: 2.6em;
-         overflow: hidden; text-overflow: ellipsis; }
-.meta { font-size: .8em; color: var(--muted); }
-svg.board { display: block; margin: .3em auto; }
-#replay { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .5em 1em; max-width: 720px; }
-#replay .controls button { font-size: 1em; min-width: 2.4em; }
-#replay-moves { font-family: ui-monospace, monospace; font-size: .85em; max-height: 8em; overflow: auto; }
-#replay-moves span { cursor: pointer; padding: 0 .15em; }
-#replay-moves span.now { background: var(--accent); color: #fff; }
+/*COMMON_STYLE*/
 </style>
 </head>
 <body>
@@ -66,193 +28,12 @@ svg.board { display: block; margin: .3em auto; }
 </section>
 <section><h2>Standings</h2><table id="pairings"></table><br><table id="engines"></table></section>
 <section><h2>Games in progress</h2><div id="boards"><p class="meta">none</p></div></section>
-<section id="replay" hidden>
-  <h2 id="replay-title"></h2>
-  <div id="replay-board"></div>
-  <div class="controls">
-    <button id="r-first" title="start">«</button><button id="r-prev" title="back">◀</button>
-    <span id="r-ply"></span>
-    <button id="r-next" title="forward">▶</button><button id="r-last" title="end">»</button>
-    <button id="r-close" title="close">✕</button>
-  </div>
-  <div id="replay-info" class="think"></div>
-  <div id="replay-moves"></div>
-</section>
+<!--REPLAY_SECTION-->
 <section><h2>Finished games <span id="finished-total" class="meta"></span></h2><table id="finished"></table></section>
 </main>
 <script>
 "use strict";
-const LETTERS = new URLSearchParams(location.search).has("letters");
-const KANJI = { P: "歩", L: "香", N: "桂", S: "銀", G: "金", B: "角", R: "飛", K: "玉",
-                "+P": "と", "+L": "杏", "+N": "圭", "+S": "全", "+B": "馬", "+R": "龍" };
-const HAND_ORDER = ["R", "B", "G", "S", "N", "L", "P"];
-const RANKS = "一二三四五六七八九";
-
-function esc(s) {
-  return String(s).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
-
-// A position from SFEN: squares[y*9+x] (y 0 = rank a, x 0 = file 9) hold "P", "+r", ... or "".
-function parseSfen(sfen) {
-  const parts = sfen.trim().split(/\s+/);
-  const squares = new Array(81).fill("");
-  let y = 0, x = 0, promoted = false;
-  for (const ch of parts[0] || "") {
-    if (ch === "/") { y++; x = 0; continue; }
-    if (ch === "+") { promoted = true; continue; }
-    if (ch >= "1" && ch <= "9") { x += Number(ch); continue; }
-    if (y < 9 && x < 9) squares[y * 9 + x] = (promoted ? "+" : "") + ch;
-    x++; promoted = false;
-  }
-  const hands = { b: {}, w: {} };
-  const handText = parts[2] || "-";
-  let count = 0;
-  for (const ch of handText) {
-    if (ch === "-") break;
-    if (ch >= "0" && ch <= "9") { count = count * 10 + Number(ch); continue; }
-    const side = ch === ch.toUpperCase() ? "b" : "w";
-    const t = ch.toUpperCase();
-    hands[side][t] = (hands[side][t] || 0) + (count || 1);
-    count = 0;
-  }
-  return { squares, hands, side: parts[1] === "w" ? "w" : "b", last: null };
-}
-
-function squareIndex(text) {
-  const file = Number(text[0]), rank = text.charCodeAt(1) - 97;
-  if (!(file >= 1 && file <= 9 && rank >= 0 && rank <= 8)) return -1;
-  return rank * 9 + (9 - file);
-}
-
-// Plays a USI move on a copy of `pos` (no legality check: the runner judged every move already).
-function play(pos, usi) {
-  const next = { squares: pos.squares.slice(), hands: { b: { ...pos.hands.b }, w: { ...pos.hands.w } },
-                 side: pos.side === "b" ? "w" : "b", last: null };
-  const mover = pos.side;
-  if (usi[1] === "*") {
-    const to = squareIndex(usi.slice(2, 4)), t = usi[0].toUpperCase();
-    if (to < 0) return next;
-    next.squares[to] = mover === "b" ? t : t.toLowerCase();
-    next.hands[mover][t] = Math.max(0, (next.hands[mover][t] || 0) - 1);
-    next.last = { from: -1, to };
-    return next;
-  }
-  const from = squareIndex(usi.slice(0, 2)), to = squareIndex(usi.slice(2, 4));
-  if (from < 0 || to < 0) return next;
-  const captured = next.squares[to];
-  if (captured) {
-    const t = captured.replace("+", "").toUpperCase();
-    next.hands[mover][t] = (next.hands[mover][t] || 0) + 1;
-  }
-  let piece = next.squares[from];
-  if (usi[4] === "+" && !piece.startsWith("+")) piece = "+" + piece;
-  next.squares[from] = "";
-  next.squares[to] = piece;
-  next.last = { from, to };
-  return next;
-}
-
-function positionAt(startSfen, moves, ply) {
-  let pos = parseSfen(startSfen);
-  for (let i = 0; i < ply && i < moves.length; i++) pos = play(pos, moves[i]);
-  return pos;
-}
-
-function glyph(piece) {
-  const t = piece.toUpperCase();
-  return LETTERS ? t : (KANJI[t] || t);
-}
-
-function pieceSvg(piece, cx, cy, cell) {
-  const white = piece.replace("+", "") === piece.replace("+", "").toLowerCase();
-  const promoted = piece.startsWith("+");
-  const w = cell * 0.78, h = cell * 0.88, top = cy - h / 2, l = cx - w / 2;
-  const shape = `M${cx},${top} L${l + w * 0.86},${top + h * 0.18} L${l + w},${top + h} L${l},${top + h} ` +
-                `L${l + w * 0.14},${top + h * 0.18} Z`;
-  const turn = white ? ` transform="rotate(180 ${cx} ${cy})"` : "";
-  return `<g class="piece ${white ? "w" : "b"}"${turn}><path d="${shape}" fill="#f7e7c4" stroke="#7a5a2a" ` +
-         `stroke-width="1"/><text x="${cx}" y="${cy + cell * 0.2}" text-anchor="middle" font-size="${cell * 0.52}" ` +
-         `fill="${promoted ? "#c0392b" : "#1d1d1f"}" font-family="'Noto Sans CJK JP','Noto Serif CJK JP',` +
-         `'Hiragino Mincho ProN','Yu Mincho',serif">${esc(glyph(piece))}</text></g>`;
-}
-
-function handSvg(hand, side, x, y, cell) {
-  let out = `<text x="${x}" y="${y}" font-size="${cell * 0.4}" fill="#1d1d1f">${side === "b" ? "☗" : "☖"}</text>`;
-  let cx = x + cell * 0.8;
-  for (const t of HAND_ORDER) {
-    const n = hand[t] || 0;
-    if (!n) continue;
-    out += `<text class="hand" x="${cx}" y="${y}" font-size="${cell * 0.42}" fill="#1d1d1f" ` +
-           `font-family="'Noto Sans CJK JP',serif">${esc(LETTERS ? t : KANJI[t])}${n > 1 ? n : ""}</text>`;
-    cx += cell * (n > 1 ? 1.15 : 0.7);
-  }
-  return out;
-}
-
-function boardSvg(pos, cell = 38) {
-  const margin = 18, handH = cell * 0.8;
-  const bx = margin, by = handH + 4, size = cell * 9;
-  const width = size + 2 * margin, height = size + 2 * handH + 8 + margin;
-  let s = `<svg class="board" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
-          `viewBox="0 0 ${width} ${height}">`;
-  s += handSvg(pos.hands.w, "w", bx, handH * 0.75, cell);
-  s += `<rect x="${bx}" y="${by}" width="${size}" height="${size}" fill="#f0d49b" stroke="#5a4020"/>`;
-  if (pos.last) {
-    for (const sq of [pos.last.from, pos.last.to]) {
-      if (sq < 0) continue;
-      const x = bx + (sq % 9) * cell, y = by + Math.floor(sq / 9) * cell;
-      s += `<rect class="last" x="${x}" y="${y}" width="${cell}" height="${cell}" fill="${sq === pos.last.to ?
-            "#e8b04a" : "#f3c777"}"/>`;
-    }
-  }
-  for (let i = 1; i < 9; i++) {
-    s += `<line x1="${bx + i * cell}" y1="${by}" x2="${bx + i * cell}" y2="${by + size}" stroke="#5a4020" stroke-width=".7"/>`;
-    s += `<line x1="${bx}" y1="${by + i * cell}" x2="${bx + size}" y2="${by + i * cell}" stroke="#5a4020" stroke-width=".7"/>`;
-  }
-  for (let x = 0; x < 9; x++)
-    s += `<text x="${bx + x * cell + cell / 2}" y="${by - 2}" text-anchor="middle" font-size="9" fill="#6b6b70">${9 - x}</text>`;
-  for (let y = 0; y < 9; y++)
-    s += `<text x="${bx + size + 3}" y="${by + y * cell + cell / 2 + 3}" font-size="9" fill="#6b6b70">${LETTERS ?
-          "abcdefghi"[y] : RANKS[y]}</text>`;
-  for (let i = 0; i < 81; i++) {
-    const p = pos.squares[i];
-    if (p) s += pieceSvg(p, bx + (i % 9) * cell + cell / 2, by + Math.floor(i / 9) * cell + cell / 2, cell);
-  }
-  s += handSvg(pos.hands.b, "b", bx, by + size + handH * 0.85, cell);
-  return s + "</svg>";
-}
-
-function clockText(ms) {
-  ms = Math.max(0, ms);
-  const t = Math.floor(ms / 100), d = t % 10, sec = Math.floor(t / 10) % 60, min = Math.floor(t / 600);
-  return `${min}:${String(sec).padStart(2, "0")}.${d}`;
-}
-
-// "10+0.1", "0+1b", "60+10b", or "black X, white Y": the byoyomi of a side, in ms (0 for none).
-function byoyomiOf(tc, side) {
-  const m = /^black (.*), white (.*)$/.exec(tc || "");
-  const mine = m ? (side === "black" ? m[1] : m[2]) : (tc || "");
-  const b = /\+([0-9.]+)b/.exec(mine);
-  return b ? Math.round(Number(b[1]) * 1000) : 0;
-}
-
-function scoreText(info) {
-  if (!info) return "";
-  if (info.score_mate !== null && info.score_mate !== undefined) return `mate ${info.score_mate}`;
-  if (info.score_cp !== null && info.score_cp !== undefined) return (info.score_cp > 0 ? "+" : "") + info.score_cp;
-  return "";
-}
-
-function thinkText(info) {
-  if (!info) return "";
-  const parts = [];
-  if (info.depth !== null && info.depth !== undefined) parts.push(`d${info.depth}`);
-  const sc = scoreText(info);
-  if (sc) parts.push(sc);
-  if (info.nps) parts.push(`${Math.round(info.nps / 1000)}k nps`);
-  if (info.pv && info.pv.length) parts.push(info.pv.slice(0, 8).join(" "));
-  return parts.join(" · ");
-}
+/*COMMON_SCRIPT*/
 
 let latest = null, receivedAt = 0;
 
@@ -296,41 +77,6 @@ function tickClocks() {
   }
 }
 
-function fmt(v, digits = 1) { return v === null || v === undefined ? "–" : Number(v).toFixed(digits); }
-
-function renderStandings(st) {
-  if (!st) return;
-  const games = st.games || {};
-  const done = games.journaled || 0, total = games.scheduled || 0;
-  document.getElementById("done-bar").style.width = total ? `${Math.min(100, 100 * done / total)}%` : "0";
-  let p = "<tr><th>Pairing</th><th>Games</th><th>W</th><th>L</th><th>D</th><th>Elo</th><th>±</th><th>nElo</th>" +
-          "<th>LOS</th><th>Pentanomial</th></tr>";
-  for (const r of st.pairings || [])
-    p += `<tr><td class="name">${esc(r.first)} vs ${esc(r.second)}</td><td>${r.games}</td><td>${r.wins}</td>` +
-         `<td>${r.losses}</td><td>${r.draws}</td><td class="elo">${fmt(r.elo)}</td><td>${fmt(r.elo_error)}</td>` +
-         `<td>${fmt(r.nelo)}</td><td>${r.los === null ? "–" : fmt(100 * r.los) + "%"}</td>` +
-         `<td>${(r.pentanomial || []).join(" ")}</td></tr>`;
-  document.getElementById("pairings").innerHTML = p;
-  let e = "<tr><th>Engine</th><th>Games</th><th>Points</th><th>Crashes</th><th>Stalls</th><th>Time losses</th>" +
-          "<th>Illegal moves</th></tr>";
-  for (const r of st.engines || []) {
-    const f = v => `<td class="${v ? "fault" : ""}">${v}</td>`;
-    e += `<tr><td class="name">${esc(r.name)}</td><td>${r.games}</td><td>${fmt(r.points)}</td>` +
-         f(r.crashes) + f(r.stalls) + f(r.time_losses) + f(r.illegal_moves) + "</tr>";
-  }
-  document.getElementById("engines").innerHTML = e;
-  const sprt = document.getElementById("sprt");
-  if (st.sprt) {
-    const s = st.sprt, span = s.upper - s.lower;
-    const at = span > 0 ? Math.min(100, Math.max(0, 100 * (s.llr - s.lower) / span)) : 50;
-    sprt.innerHTML = `<div>SPRT [${fmt(s.elo0)}, ${fmt(s.elo1)}] ${esc(s.model)}: LLR <b id="llr">${fmt(s.llr, 2)}</b> ` +
-                     `(${fmt(s.lower, 2)}, ${fmt(s.upper, 2)}) ${s.verdict && s.verdict !== "continue" ?
-                     "· " + esc(s.verdict) : ""}</div><div class="bar llr"><div class="mark" style="left:${at}%"></div></div>`;
-  } else {
-    sprt.innerHTML = "";
-  }
-}
-
 function renderFinished(u) {
   document.getElementById("finished-total").textContent = `(${u.finished_total})`;
   let h = "<tr><th>Game</th><th>Black</th><th>White</th><th>Result</th><th>Plies</th><th>Termination</th>" +
@@ -340,6 +86,17 @@ function renderFinished(u) {
          `<td class="name">${esc(f.black)}</td><td class="name">${esc(f.white)}</td><td>${esc(f.result)}</td>` +
          `<td>${f.plies}</td><td>${esc(f.termination)}</td><td class="name">${esc(f.detail)}</td></tr>`;
   document.getElementById("finished").innerHTML = h;
+}
+
+function renderStandings(st) {
+  if (!st) return;
+  const games = st.games || {};
+  const done = games.journaled || 0, total = games.scheduled || 0;
+  document.getElementById("done-bar").style.width = total ? `${Math.min(100, 100 * done / total)}%` : "0";
+  const html = standingsHtml(st);
+  document.getElementById("pairings").innerHTML = html.pairings;
+  document.getElementById("engines").innerHTML = html.engines;
+  document.getElementById("sprt").innerHTML = html.sprt;
 }
 
 function render(u) {
@@ -355,61 +112,17 @@ function render(u) {
 }
 
 // Replay of a finished game from its journal line.
-let replay = null;
-function showReplay() {
-  const g = replay.game, ply = replay.ply;
-  const pos = positionAt(g.start_sfen, g.moves, ply);
-  document.getElementById("replay-board").innerHTML = boardSvg(pos);
-  document.getElementById("r-ply").textContent = ` ply ${ply} / ${g.moves.length} `;
-  const info = ply > 0 && g.info ? g.info[ply - 1] : null;
-  const time = ply > 0 && g.times_ms ? g.times_ms[ply - 1] : null;
-  document.getElementById("replay-info").textContent = ply === 0 ? "start position" :
-      `${g.moves[ply - 1]}${ply <= (g.opening_plies || 0) ? " (opening)" : ""}` +
-      (time !== null ? ` · ${time} ms` : "") + (info ? " · " + thinkText(info) : "") +
-      (ply === g.moves.length ? ` · ${g.termination}` : "");
-  document.querySelectorAll("#replay-moves span").forEach((el, i) => el.classList.toggle("now", i === ply - 1));
-}
 function openReplay(n) {
   fetch(`api/game/${n}`).then(r => r.ok ? r.json() : Promise.reject(r.status)).then(g => {
-    replay = { game: g, ply: g.moves.length };
-    const sec = document.getElementById("replay");
-    sec.hidden = false;
-    document.getElementById("replay-title").textContent =
-        `Game ${n + 1}: ${g.black} vs ${g.white} · ${g.result === "black" ? "black won" : g.result === "white" ?
-        "white won" : g.result === "draw" ? "draw" : "not scored"} · ${g.termination}` +
-        (g.detail ? ` (${g.detail})` : "");
-    document.getElementById("replay-moves").innerHTML =
-        g.moves.map((m, i) => `<span data-ply="${i + 1}">${i % 2 === 0 ? (i / 2 + 1) + "." : ""}${esc(m)}</span>`).join(" ");
-    showReplay();
-    sec.scrollIntoView({ block: "nearest" });
-  }).catch(status => {
-    document.getElementById("replay").hidden = false;
-    document.getElementById("replay-title").textContent = `Game ${n + 1}: not available (${status})`;
-  });
-}
-function step(to) {
-  if (!replay) return;
-  replay.ply = Math.max(0, Math.min(replay.game.moves.length, to));
-  showReplay();
+    openReplayWith(n, g);
+    document.getElementById("replay").scrollIntoView({ block: "nearest" });
+  }).catch(status => replayUnavailable(n, status));
 }
 document.getElementById("finished").addEventListener("click", ev => {
   const row = ev.target.closest("tr[data-game]");
   if (row) openReplay(Number(row.dataset.game));
 });
-document.getElementById("replay-moves").addEventListener("click", ev => {
-  const el = ev.target.closest("span[data-ply]");
-  if (el) step(Number(el.dataset.ply));
-});
-document.getElementById("r-first").onclick = () => step(0);
-document.getElementById("r-prev").onclick = () => replay && step(replay.ply - 1);
-document.getElementById("r-next").onclick = () => replay && step(replay.ply + 1);
-document.getElementById("r-last").onclick = () => replay && step(replay.game.moves.length);
-document.getElementById("r-close").onclick = () => { document.getElementById("replay").hidden = true; replay = null; };
-document.addEventListener("keydown", ev => {
-  if (!replay) return;
-  if (ev.key === "ArrowLeft") step(replay.ply - 1);
-  if (ev.key === "ArrowRight") step(replay.ply + 1);
-});
+wireReplay();
 
 function connect() {
   const conn = document.getElementById("conn");
@@ -436,14 +149,18 @@ setInterval(tickClocks, 100);
 
 }  // namespace
 
-std::string_view live_page() { return kPage; }
+std::string_view live_page() {
+  static const std::string page = with_common_parts(kPage);
+  return page;
+}
 
 std::string live_page_with(std::string_view state_json) {
   constexpr std::string_view marker = "/*INITIAL_STATE*/null";
-  const size_t at = kPage.find(marker);
+  const std::string_view page = live_page();
+  const size_t at = page.find(marker);
   std::string out;
-  out.reserve(kPage.size() + state_json.size() + 64);
-  out.append(kPage.substr(0, at));
+  out.reserve(page.size() + state_json.size() + 64);
+  out.append(page.substr(0, at));
   // '<' occurs in JSON only inside strings, where \u003c means the same: no "</script>" or "<!--" of an engine's
   // text can reach the HTML parser.
   for (char c : state_json) {
@@ -452,7 +169,7 @@ std::string live_page_with(std::string_view state_json) {
     else
       out.push_back(c);
   }
-  out.append(kPage.substr(at + marker.size()));
+  out.append(page.substr(at + marker.size()));
   return out;
 }
 

@@ -1,0 +1,389 @@
+#include "web/report.h"
+
+#include <algorithm>
+#include <array>
+#include <boost/json.hpp>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include "game/clock.h"
+#include "output/json.h"
+#include "output/result_json.h"
+#include "rules/notation.h"
+#include "tournament/journal_stats.h"
+#include "tournament/report.h"
+#include "tournament/tally.h"
+
+namespace arena::web {
+
+namespace bj = boost::json;
+using Micros = std::chrono::microseconds;
+
+namespace {
+
+// The time control of each side from a game's "time_control": "10+0.1", or "black 10+0.1, white 5+0.1".
+std::optional<std::array<game::TimeControl, shogi::COLOR_NB>> side_time_controls(const std::string& text) {
+  std::string black = text, white = text;
+  constexpr std::string_view b = "black ", w = ", white ";
+  if (text.starts_with(b)) {
+    const size_t at = text.find(w);
+    if (at == std::string::npos) return std::nullopt;
+    black = text.substr(b.size(), at - b.size());
+    white = text.substr(at + w.size());
+  }
+  auto tb = game::parse_time_control(black), tw = game::parse_time_control(white);
+  if (!tb || !tw) return std::nullopt;
+  return std::array<game::TimeControl, shogi::COLOR_NB>{*tb, *tw};
+}
+
+shogi::Color side_to_move(const std::string& sfen) {
+  const size_t space = sfen.find(' ');
+  return space != std::string::npos && sfen.compare(space, 3, " w ") == 0 ? shogi::WHITE : shogi::BLACK;
+}
+
+// The time a flagged engine took, from the detail the game wrote ("... used 1234.5 ms, allowed ..." or "...
+// answered stop after 1234.5 ms"); -1 when it never answered.
+int64_t forfeit_used_ms(const std::string& detail) {
+  for (std::string_view key : {" used ", " answered stop after "}) {
+    const size_t at = detail.find(key);
+    if (at == std::string::npos) continue;
+    const char* start = detail.c_str() + at + key.size();
+    char* end = nullptr;
+    const double ms = std::strtod(start, &end);
+    if (end != start && std::string_view(end).starts_with(" ms") && ms >= 0) return int64_t(ms);
+  }
+  return -1;
+}
+
+bool is_fault(Termination t) {
+  return t == Termination::TimeForfeit || t == Termination::Stall || t == Termination::Disconnect ||
+         t == Termination::IllegalMove || t == Termination::IllegalDeclaration;
+}
+
+bj::value finite_or_null(double v) { return std::isfinite(v) ? bj::value(v) : bj::value(nullptr); }
+
+// A score as the charts read it: centipawns as a number, a mate as "#N" (negative: the mover is mated), else null.
+bj::value score_value(const SearchInfo& info) {
+  if (info.score_mate) return bj::value("#" + std::to_string(*info.score_mate));
+  if (info.score_cp) return bj::value(*info.score_cp);
+  return nullptr;
+}
+
+std::string title_of(const tournament::JournalContents& contents) {
+  if (!contents.header) return "journal";
+  std::string title = contents.header->type + ":";
+  for (size_t i = 0; i < contents.header->engines.size(); ++i)
+    title += (i ? " vs " : " ") + contents.header->engines[i];
+  return title;
+}
+
+// One engine's moves for the time chart and its figures.
+struct EngineTimes {
+  struct Point {
+    int64_t given, used, game;
+    int ply;
+    int kind;  // 0 within the allowance, 1 over it but within the margin, 2 lost on time
+  };
+  std::vector<Point> points;
+  int64_t moves = 0, over = 0, losses = 0, timed = 0;
+  double used_total_ms = 0, share_total = 0, share_max = 0;
+};
+
+bj::object times_object(const std::string& name, EngineTimes& t, size_t max_points) {
+  bj::object o;
+  o.emplace("engine", name);
+  o.emplace("moves", t.moves);
+  o.emplace("timed_moves", t.timed);
+  o.emplace("mean_used_ms", t.moves ? t.used_total_ms / double(t.moves) : 0.0);
+  o.emplace("mean_share", t.timed ? t.share_total / double(t.timed) : 0.0);
+  o.emplace("max_share", t.share_max);
+  o.emplace("over_allowance", t.over);
+  o.emplace("time_losses", t.losses);
+  // Every move over its allowance, then an even spread of the others up to the limit.
+  std::vector<const EngineTimes::Point*> keep, rest;
+  for (const auto& p : t.points) (p.kind > 0 ? keep : rest).push_back(&p);
+  if (keep.size() > max_points) keep.resize(max_points);
+  const size_t room = max_points - keep.size();
+  const bool sampled = rest.size() > room;
+  if (sampled) {
+    std::vector<const EngineTimes::Point*> spread;
+    spread.reserve(room);
+    for (size_t i = 0; i < room; ++i) spread.push_back(rest[i * rest.size() / room]);
+    rest = std::move(spread);
+  }
+  keep.insert(keep.end(), rest.begin(), rest.end());
+  bj::array points;
+  points.reserve(keep.size());
+  for (const auto* p : keep)
+    points.push_back(bj::array{p->given, p->used < 0 ? bj::value(nullptr) : bj::value(p->used), p->game, p->ply,
+                               p->kind});
+  o.emplace("points", std::move(points));
+  o.emplace("sampled", sampled);
+  return o;
+}
+
+}  // namespace
+
+std::vector<MoveTiming> move_timings(const PlayedGame& game) {
+  std::vector<MoveTiming> out;
+  auto controls = side_time_controls(game.time_control);
+  if (!controls) return out;
+  game::Clock clocks[shogi::COLOR_NB] = {game::Clock((*controls)[shogi::BLACK]),
+                                         game::Clock((*controls)[shogi::WHITE])};
+  // The reconstruction never flags: the game's own verdicts are in its result.
+  const Micros never(int64_t(1) << 50);
+  shogi::Color mover = side_to_move(game.start_sfen);
+  for (size_t i = 0; i < game.moves.size(); ++i, mover = ~mover) {
+    const MoveRecord& m = game.moves[i];
+    if (m.opening) continue;
+    MoveTiming t;
+    t.ply = int(i) + 1;
+    t.mover = mover;
+    if (auto allowed = clocks[mover].allowed()) t.given_ms = allowed->count() / 1000;
+    t.used_ms = m.time_ms;
+    out.push_back(t);
+    clocks[mover].charge(Micros(m.time_ms * 1000), never);
+  }
+  if (game.result.termination == Termination::TimeForfeit) {
+    MoveTiming t;
+    t.ply = int(game.moves.size()) + 1;
+    t.mover = mover;
+    if (auto allowed = clocks[mover].allowed()) t.given_ms = allowed->count() / 1000;
+    t.used_ms = forfeit_used_ms(game.result.detail);
+    t.forfeit = true;
+    out.push_back(t);
+  }
+  return out;
+}
+
+ReportData report_data(const tournament::JournalContents& contents, const std::string& source,
+                       const ReportOptions& options) {
+  ReportData data;
+  data.games = int64_t(contents.games.size());
+  const bool have_lines = contents.lines.size() == contents.games.size();
+
+  // The standings at the end, and the Elo of each pairing and the LLR as the games came in (at most ~600 points).
+  tournament::JournalContents no_games;
+  no_games.header = contents.header;
+  tournament::JournalStandings running = tournament::standings_of(no_games);
+  const std::optional<stats::SprtConfig> sprt = running.info.sprt;
+  const size_t n = contents.games.size();
+  const size_t stride = std::max<size_t>(1, n / 600);
+  bj::array xs, llr;
+  std::vector<bj::array> elo, lower, upper;
+  for (size_t i = 0; i < n; ++i) {
+    running.tally.add(contents.games[i]);
+    if ((i + 1) % stride != 0 && i + 1 != n) continue;
+    xs.emplace_back(int64_t(i + 1));
+    const size_t pairings = running.tally.pairings().size();
+    if (elo.size() < pairings) elo.resize(pairings), lower.resize(pairings), upper.resize(pairings);
+    for (size_t p = 0; p < pairings; ++p) {
+      auto s = running.tally.summary(p);
+      // A pairing found later than the first sample (no schedule) starts with nulls.
+      while (elo[p].size() + 1 < xs.size()) elo[p].emplace_back(nullptr), lower[p].emplace_back(nullptr),
+          upper[p].emplace_back(nullptr);
+      elo[p].push_back(s ? finite_or_null(s->elo.value) : bj::value(nullptr));
+      lower[p].push_back(s ? finite_or_null(s->elo.lower) : bj::value(nullptr));
+      upper[p].push_back(s ? finite_or_null(s->elo.upper) : bj::value(nullptr));
+    }
+    if (sprt) llr.push_back(finite_or_null(tournament::sprt_status(running.tally, *sprt).llr));
+  }
+  bj::object series;
+  series.emplace("games", std::move(xs));
+  bj::array pairing_series;
+  for (size_t p = 0; p < elo.size(); ++p) {
+    const auto& pr = running.tally.pairings()[p];
+    const auto& engines = running.tally.engines();
+    bj::object s;
+    s.emplace("name", engines[size_t(pr.pairing.first)].name + " vs " + engines[size_t(pr.pairing.second)].name);
+    s.emplace("elo", std::move(elo[p]));
+    s.emplace("lower", std::move(lower[p]));
+    s.emplace("upper", std::move(upper[p]));
+    pairing_series.push_back(std::move(s));
+  }
+  series.emplace("pairings", std::move(pairing_series));
+  if (sprt) {
+    const stats::SprtBounds bounds = stats::sprt_bounds(*sprt);
+    series.emplace("llr", std::move(llr));
+    series.emplace("bounds", bj::array{bounds.lower, bounds.upper});
+  } else {
+    series.emplace("llr", nullptr);
+    series.emplace("bounds", nullptr);
+  }
+
+  tournament::Summary summary;
+  summary.info = running.info;
+  summary.journal = source;
+  if (sprt && sprt_status(running.tally, *sprt).verdict != stats::SprtVerdict::Continue)
+    summary.end = tournament::RunEnd::SprtDecided;
+  bj::value summary_value = nullptr;
+  if (auto parsed = json::parse(tournament::summary_json(running.tally, summary))) summary_value = std::move(*parsed);
+
+  // Terminations: how the games ended, by result; and for each engine, its wins, losses and draws by termination.
+  std::map<std::string, std::array<int64_t, 4>> by_termination;  // black, white, draw, not scored
+  std::map<std::string, std::map<std::string, std::array<int64_t, 3>>> by_engine;  // win, loss, draw
+  for (const tournament::JournalGame& g : contents.games) {
+    const std::string t(to_string(g.termination));
+    auto& counts = by_termination[t];
+    const int column = g.replay                            ? 3
+                       : g.outcome == Outcome::BlackWin ? 0
+                       : g.outcome == Outcome::WhiteWin ? 1
+                       : g.outcome == Outcome::Draw     ? 2
+                                                        : 3;
+    ++counts[size_t(column)];
+    if (column == 3) continue;
+    for (shogi::Color c : {shogi::BLACK, shogi::WHITE}) {
+      const std::string& name = c == shogi::BLACK ? g.black : g.white;
+      const int slot = column == 2 ? 2 : (column == 0) == (c == shogi::BLACK) ? 0 : 1;
+      ++by_engine[name][t][size_t(slot)];
+    }
+  }
+  std::vector<std::pair<std::string, std::array<int64_t, 4>>> terminations(by_termination.begin(),
+                                                                           by_termination.end());
+  std::stable_sort(terminations.begin(), terminations.end(), [](const auto& a, const auto& b) {
+    auto total = [](const auto& c) { return c[0] + c[1] + c[2] + c[3]; };
+    return total(a.second) > total(b.second);
+  });
+  bj::array termination_rows;
+  for (const auto& [t, c] : terminations)
+    termination_rows.push_back(bj::object{{"termination", t}, {"black", c[0]}, {"white", c[1]}, {"draw", c[2]},
+                                          {"unscored", c[3]}});
+  bj::object engine_terminations;
+  for (const auto& [name, rows] : by_engine) {
+    bj::object o;
+    for (const auto& [t, c] : rows) o.emplace(t, bj::array{c[0], c[1], c[2]});
+    engine_terminations.emplace(name, std::move(o));
+  }
+
+  // Replays: the faults first, then the rest in journal order.
+  std::vector<size_t> replay_order;
+  for (size_t i = 0; i < n; ++i)
+    if (is_fault(contents.games[i].termination)) replay_order.push_back(i);
+  for (size_t i = 0; i < n; ++i)
+    if (!is_fault(contents.games[i].termination)) replay_order.push_back(i);
+  std::vector<bool> embed(n, false);
+  for (size_t i = 0; i < replay_order.size() && i < options.max_replays; ++i) embed[replay_order[i]] = true;
+
+  // Every engine, in the header's order, then any other that played.
+  std::map<std::string, EngineTimes> times;
+  std::vector<std::string> time_order;
+  auto times_of = [&](const std::string& name) -> EngineTimes& {
+    auto [it, added] = times.try_emplace(name);
+    if (added) time_order.push_back(name);
+    return it->second;
+  };
+  if (contents.header)
+    for (const std::string& name : contents.header->engines) times_of(name);
+  bj::array game_rows, replays;
+  for (size_t i = 0; i < n; ++i) {
+    const tournament::JournalGame& g = contents.games[i];
+    bj::object row;
+    row.emplace("game", g.game);
+    row.emplace("pair", g.pair);
+    row.emplace("attempt", g.attempt);
+    row.emplace("void", g.replay);
+    row.emplace("black", g.black);
+    row.emplace("white", g.white);
+    row.emplace("result", to_string(g.outcome));
+    row.emplace("termination", to_string(g.termination));
+    row.emplace("detail", g.detail);
+    row.emplace("plies", g.plies);
+    int64_t replay_index = -1;
+    std::optional<PlayedGame> played;
+    if (have_lines) {
+      auto parsed = parse_result_json(contents.lines[i]);
+      if (parsed) {
+        played = std::move(*parsed);
+      } else {
+        data.warnings.push_back("game " + std::to_string(g.game + 1) + " (pair " + std::to_string(g.pair) +
+                                "): " + parsed.error() + "; listed without its moves or times");
+      }
+    }
+    if (played) {
+      const std::vector<MoveTiming> timings = move_timings(*played);
+      std::vector<int64_t> given(played->moves.size(), -1);
+      for (const MoveTiming& t : timings) {
+        EngineTimes& e = times_of(played->names[t.mover]);
+        if (!t.forfeit) {
+          given[size_t(t.ply - 1)] = t.given_ms;
+          ++e.moves;
+          e.used_total_ms += double(t.used_ms);
+        } else {
+          ++e.losses;
+        }
+        if (t.given_ms < 0) continue;
+        const bool over = t.forfeit || t.used_ms > t.given_ms;
+        if (!t.forfeit && t.given_ms > 0) {
+          const double share = double(t.used_ms) / double(t.given_ms);
+          ++e.timed;
+          e.share_total += share;
+          e.share_max = std::max(e.share_max, share);
+        }
+        if (over && !t.forfeit) ++e.over;
+        e.points.push_back({t.given_ms, t.used_ms, g.game, t.ply, t.forfeit ? 2 : over ? 1 : 0});
+      }
+      if (embed[i]) {
+        bj::object r;
+        r.emplace("game", g.game);
+        r.emplace("black", played->names[shogi::BLACK]);
+        r.emplace("white", played->names[shogi::WHITE]);
+        r.emplace("time_control", played->time_control);
+        r.emplace("start_sfen", played->start_sfen);
+        bj::array moves, used, score, depth, given_ms;
+        int opening = 0;
+        for (size_t m = 0; m < played->moves.size(); ++m) {
+          const MoveRecord& mr = played->moves[m];
+          opening += mr.opening ? 1 : 0;
+          moves.emplace_back(shogi::to_usi(mr.move));
+          used.emplace_back(mr.time_ms);
+          score.push_back(score_value(mr.info));
+          depth.push_back(mr.info.depth ? bj::value(*mr.info.depth) : bj::value(nullptr));
+          given_ms.push_back(given[m] < 0 ? bj::value(nullptr) : bj::value(given[m]));
+        }
+        r.emplace("moves", std::move(moves));
+        r.emplace("times_ms", std::move(used));
+        r.emplace("given_ms", std::move(given_ms));
+        r.emplace("score", std::move(score));
+        r.emplace("depth", std::move(depth));
+        r.emplace("opening_plies", opening);
+        r.emplace("result", to_string(played->result.outcome));
+        r.emplace("termination", to_string(played->result.termination));
+        r.emplace("detail", played->result.detail);
+        replay_index = int64_t(replays.size());
+        replays.push_back(std::move(r));
+      }
+    }
+    row.emplace("replay", replay_index);
+    game_rows.push_back(std::move(row));
+  }
+  data.replays = int64_t(replays.size());
+
+  bj::array time_rows;
+  for (const std::string& name : time_order)
+    time_rows.push_back(times_object(name, times[name], options.max_time_points));
+
+  bj::object out;
+  out.emplace("title", title_of(contents));
+  out.emplace("source", source);
+  out.emplace("created", contents.header ? contents.header->created : std::string());
+  out.emplace("type", contents.header ? contents.header->type : std::string());
+  out.emplace("engines", [&] {
+    bj::array a;
+    for (const auto& e : running.tally.engines()) a.emplace_back(e.name);
+    return a;
+  }());
+  out.emplace("summary", std::move(summary_value));
+  out.emplace("series", std::move(series));
+  out.emplace("terminations", std::move(termination_rows));
+  out.emplace("engine_terminations", std::move(engine_terminations));
+  out.emplace("times", std::move(time_rows));
+  out.emplace("games", std::move(game_rows));
+  out.emplace("replays", std::move(replays));
+  out.emplace("max_replays", int64_t(options.max_replays));
+  data.json = json::serialize(out);
+  return data;
+}
+
+}  // namespace arena::web

@@ -1,0 +1,60 @@
+#pragma once
+// `shogi-arena report`: one self-contained HTML file from a run's journal (or a sharded run's segments), to read
+// after the run or while it goes on. It charts the Elo of each pairing and the SPRT's LLR over the games, the time
+// each engine used per move against the time it was given (time losses stand out), the engines' scores over the
+// plies of a game, and the terminations; it lists every game, and replays the games whose moves it embeds.
+//
+// The time given is not in the journal: it is the clock's allowance before the move (main time left plus the
+// increment or byoyomi, or the movetime), reconstructed from the game's time control and its recorded move times
+// by the runner's own clock rules (game/clock.h). Recorded times are whole milliseconds, so the reconstruction
+// may drift by under a millisecond per move from the clock the runner kept.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "game/game_result.h"
+#include "tournament/journal.h"
+
+namespace arena::web {
+
+struct ReportOptions {
+  // Games whose moves are embedded for replay: games that ended in a fault (time loss, crash, stall, illegal
+  // move or declaration) first, then the others in journal order. Every game is listed either way.
+  size_t max_replays = 2000;
+  // Moves per engine drawn in the time chart: every move over its allowance, then an even sample of the rest
+  // (the chart's figures count every move).
+  size_t max_time_points = 4000;
+};
+
+struct ReportData {
+  std::string json;                   // what the page shows (report_html)
+  std::vector<std::string> warnings;  // game lines that could not be read back, each naming its game
+  int64_t games = 0;                  // game lines
+  int64_t replays = 0;                // games embedded for replay
+};
+
+// The report's data from a journal read with its lines (tournament::read_games(path, true)). `source` names the
+// journal on the page.
+ReportData report_data(const tournament::JournalContents& contents, const std::string& source,
+                       const ReportOptions& options = {});
+
+// The page: self-contained (styles, script and data inline; nothing loaded from anywhere), the data written in with
+// every '<' escaped so that no engine's text can end the script.
+std::string report_html(std::string_view data_json);
+
+// One engine move's time: what the clock allowed before it and what it took.
+struct MoveTiming {
+  int ply = 0;  // 1-based, opening moves counted
+  shogi::Color mover = shogi::BLACK;
+  int64_t given_ms = -1;  // the allowance; -1 when no clock limits the move (nodes or depth only)
+  int64_t used_ms = -1;   // -1 when unknown (a flag that fell with no answer)
+  bool forfeit = false;   // the move that lost on time (not in the game's moves: it was never played)
+};
+// Each engine move of `game`, opening moves left out, and the move that lost on time when it ended so. Empty when
+// the game's time control cannot be read.
+std::vector<MoveTiming> move_timings(const PlayedGame& game);
+
+}  // namespace arena::web
