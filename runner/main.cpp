@@ -53,6 +53,7 @@
 #include "tournament/segments.h"
 #include "tournament/shard.h"
 #include "tournament/tournament.h"
+#include "web/csa_server_watch.h"
 #include "web/live_reporter.h"
 #include "web/live_state.h"
 #include "web/report.h"
@@ -460,6 +461,21 @@ int main(int argc, char** argv) {
     if (serve->parsed()) {
       auto config = serve_options.build();
       if (!config) throw config::ConfigError(config.error());
+      // The live page of the server's games, when asked for: fed by the server's hooks on its own thread.
+      std::optional<web::LiveState> live;
+      std::optional<web::CsaServerWatch> watch;
+      std::unique_ptr<web::WebServer> web_server;
+      if (!serve_options.web().empty()) {
+        live.emplace("CSA server " + config->listen_address + ":" + std::to_string(config->port));
+        watch.emplace(*live, config->listen_address + ":" + std::to_string(config->port));
+        config->on_game_progress = [&watch](const csa::CsaGameProgress& g) { watch->progress(g); };
+        config->on_game_finished = [&watch](const csa::CsaFinishedGame& g) { watch->finished(g); };
+        auto started =
+            web::WebServer::start(*config::parse_listen_address(serve_options.web(), config::DEFAULT_WEB_PORT), *live);
+        if (!started) throw config::ConfigError(started.error());
+        web_server = std::move(*started);
+        std::cerr << "Live page: " << web_server->url() << std::endl;
+      }
       install_signal_handlers();
       return csa::run_csa_server(*config, &g_stop);
     }

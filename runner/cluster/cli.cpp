@@ -18,6 +18,9 @@
 #include "tournament/journal_stats.h"
 #include "tournament/report.h"
 #include "tournament/segments.h"
+#include "web/journal_feed.h"
+#include "web/live_state.h"
+#include "web/server.h"
 
 namespace arena::cluster {
 
@@ -83,7 +86,39 @@ std::string shard_counts(const std::vector<TaskState>& tasks) {
 }
 
 // Follows a submitted run until its merge job is over. New lines of the coordinator's log are shown as they come.
-int follow(const std::string& out, const Jobs& jobs, const config::Config& c, const std::atomic<bool>* stop) {
+// With `web`, a live page of the run is served meanwhile, fed from the shards' journal segments.
+int follow(const std::string& out, const Jobs& jobs, const config::Config& c, const std::string& web,
+           const std::atomic<bool>* stop) {
+  std::optional<web::LiveState> live;
+  std::optional<web::JournalFeed> feed;
+  std::unique_ptr<web::WebServer> server;
+  size_t feed_warnings = 0;
+  if (!web.empty()) {
+    auto address = config::parse_listen_address(web, config::DEFAULT_WEB_PORT);
+    if (!address) throw config::ConfigError("--web: '" + web + "': " + address.error());
+    live.emplace("slurm: " + out);
+    feed.emplace(*live, out);
+    auto started = web::WebServer::start(*address, *live);
+    if (!started) throw config::ConfigError(started.error());
+    server = std::move(*started);
+    std::cerr << "Live page: " << server->url() << std::endl;
+  }
+  auto last_note = std::chrono::steady_clock::now() - std::chrono::hours(1);
+  auto feed_page = [&](bool final) {
+    if (!feed) return;
+    feed->poll();
+    for (; feed_warnings < feed->warnings().size(); ++feed_warnings)
+      std::cerr << "warning: " << feed->warnings()[feed_warnings] << std::endl;
+    const auto now = std::chrono::steady_clock::now();
+    if (final) {
+      feed->set_note("the run is over: see " + (fs::path(out) / "journal.jsonl").string());
+    } else if (now - last_note >= std::chrono::seconds(5)) {
+      last_note = now;
+      auto tasks = job_tasks(jobs.array);
+      feed->set_note("Slurm shards: " + (tasks ? shard_counts(*tasks) : tasks.error()) +
+                     " (the shards publish no boards: games appear as they are journaled)");
+    }
+  };
   std::FILE* status_out = c.json ? stderr : stdout;
   const bool terminal = isatty(fileno(status_out)) != 0;
   std::optional<tournament::ConsoleReporter> reporter;
@@ -118,6 +153,7 @@ int follow(const std::string& out, const Jobs& jobs, const config::Config& c, co
     }
     query_errors = 0;
     const bool merge_over = !*active;
+    feed_page(merge_over);
     const auto now = std::chrono::steady_clock::now();
     if (!c.quiet && (merge_over || now - last_status >= std::chrono::seconds(terminal ? 1 : c.status_interval_s))) {
       last_status = now;
@@ -189,7 +225,7 @@ std::vector<std::string> SlurmCli::forwarded_args(const std::vector<std::string>
   // Options with a value, and switches, that are not forwarded.
   static const std::vector<std::string> with_value = {
       "--out",       "--journal",    "--shard", "--shards", "--cpus-per-shard", "--time",
-      "--partition", "--sbatch-arg", "--grace", "--poll",   "--attach",         "--cancel"};
+      "--partition", "--sbatch-arg", "--grace", "--poll",   "--attach",         "--cancel", "--web"};
   static const std::vector<std::string> switches = {"--resume", "--overwrite", "--quiet",  "--no-quiet",
                                                     "--json",   "--no-json",   "--dry-run"};
   std::vector<std::string> out;
@@ -223,7 +259,7 @@ int SlurmCli::run(const config::CliOptions& tournament, const std::vector<std::s
     auto jobs = read_jobs(attach_);
     if (!jobs) throw config::ConfigError(jobs_file(attach_) + ": no submitted run there");
     config::Config c;
-    return follow(attach_, *jobs, c, stop);
+    return follow(attach_, *jobs, c, tournament.web_option() == "off" ? "" : tournament.web_option(), stop);
   }
 
   config::Config c = tournament.build();
@@ -289,7 +325,7 @@ int SlurmCli::run(const config::CliOptions& tournament, const std::vector<std::s
                               ", or cancel the run with --cancel " + out + ")");
   std::fprintf(c.json ? stderr : stdout, "Submitted: shards %s_[0-%d], coordinator %s, merge %s; output %s\n",
                array->c_str(), shards_ - 1, coordinator->c_str(), merge->c_str(), out.c_str());
-  return follow(out, Jobs{*array, *coordinator, *merge}, c, stop);
+  return follow(out, Jobs{*array, *coordinator, *merge}, c, c.web, stop);
 }
 
 void CoordinateCli::add_to(CLI::App& app) {

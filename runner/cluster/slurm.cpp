@@ -74,7 +74,8 @@ BatchScripts batch_scripts(const SlurmSettings& s, const std::string& arena, con
   BatchScripts b;
   std::vector<std::string> run = {arena, "run"};
   run.insert(run.end(), run_args.begin(), run_args.end());
-  for (const char* a : {"--shard", "auto", "--resume", "--quiet", "--out"}) run.emplace_back(a);
+  // The live page is the following process's (slurm --web): a shard never serves one, whatever --config says.
+  for (const char* a : {"--shard", "auto", "--resume", "--quiet", "--web", "off", "--out"}) run.emplace_back(a);
   run.push_back(out_dir);
   b.shards = sbatch_header(s, s.job_name + "-shards", dir + "/shard-%a.out", workdir, true);
   b.shards += "#SBATCH --array=0-" + std::to_string(s.shards - 1) + "\n";

@@ -82,7 +82,8 @@ void CliOptions::add_to(CLI::App& app, std::optional<TournamentType> type) {
       ->type_name("S");
   app.add_option("--event", event_, "Event name for the records")->type_name("NAME");
   app.add_option("--web", web_,
-                 "Serve a live page of the run: PORT (on 127.0.0.1) or HOST:PORT (0.0.0.0:PORT for every interface)")
+                 "Serve a live page of the run: PORT (on 127.0.0.1) or HOST:PORT (0.0.0.0:PORT for every interface); "
+                 "off: none, whatever --config says")
       ->type_name("ADDRESS");
   if (type == TournamentType::Sprt || !type)
     app.add_option("--sprt", sprt_, "elo0=E elo1=E [alpha=A] [beta=B] [model=normalized|logistic]")
@@ -194,7 +195,7 @@ Config CliOptions::build() const {
   if (!status_interval_.empty())
     c.status_interval_s = int(check("--status-interval", parse_int(status_interval_, 1, 86400)));
   if (!event_.empty()) c.game.event = event_;
-  if (!web_.empty()) c.web = web_;
+  if (!web_.empty()) c.web = web_ == "off" ? "" : web_;
   if (!c.web.empty()) {
     auto address = parse_listen_address(c.web, DEFAULT_WEB_PORT);
     if (!address) fail("--web", "'" + c.web + "': " + address.error());

@@ -25,6 +25,8 @@ class CliOptions {
   void add_to(CLI::App& app, std::optional<TournamentType> type);
   // After parsing: reads --config (if given), applies the command line over it and finalizes.
   Config build() const;
+  // --web as given, for a command that follows a run without building its configuration (slurm --attach).
+  const std::string& web_option() const { return web_; }
 
  private:
   std::optional<TournamentType> type_;

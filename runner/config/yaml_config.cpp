@@ -104,7 +104,11 @@ class Reader {
         c.shard = scalar(v, path);
       } else if (key == "web") {
         c.web = scalar(v, path);
-        if (auto address = parse_listen_address(c.web, DEFAULT_WEB_PORT); !address) fail(v, path, address.error());
+        if (c.web == "off") {
+          c.web.clear();
+        } else if (auto address = parse_listen_address(c.web, DEFAULT_WEB_PORT); !address) {
+          fail(v, path, address.error());
+        }
       }
     });
   }

@@ -208,6 +208,14 @@ std::expected<JournalGame, std::string> parse_journal_game(std::string_view line
   return g;
 }
 
+std::expected<JournalHeader, std::string> parse_journal_header(std::string_view line) {
+  auto doc = json::parse(line);
+  if (!doc) return std::unexpected(doc.error());
+  auto h = parse_header(*doc);
+  if (!h) return std::unexpected("header: " + h.error());
+  return h;
+}
+
 std::expected<JournalContents, std::string> read_journal(const std::string& path, bool keep_lines) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::unexpected(path + ": cannot read the journal");
@@ -229,10 +237,8 @@ std::expected<JournalContents, std::string> read_journal(const std::string& path
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const std::string where = path + ":" + std::to_string(number) + ": ";
     if (!c.header && c.games.empty() && line.find("\"journal\"") != std::string::npos) {
-      auto doc = json::parse(line);
-      if (!doc) return std::unexpected(where + doc.error());
-      auto h = parse_header(*doc);
-      if (!h) return std::unexpected(where + "header: " + h.error());
+      auto h = parse_journal_header(line);
+      if (!h) return std::unexpected(where + h.error());
       c.header = std::move(*h);
       continue;
     }

@@ -45,6 +45,8 @@ struct JournalHeader {
   int64_t merged_segments = 0;  // written by `merge` from this many segments; 0 for a journal a run wrote
 };
 std::string to_json(const JournalHeader& header);
+// A header line back (a line with "journal":1, as the first line of every journal).
+std::expected<JournalHeader, std::string> parse_journal_header(std::string_view line);
 
 // What the tournament and the stats command need of a journaled game.
 struct JournalGame {

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <charconv>
 
+#include "config/config.h"
 #include "config/values.h"
 
 namespace arena::csa {
@@ -33,6 +34,9 @@ void CsaServerCli::add_to(CLI::App& app) {
   app.add_option("--results", results_, "The results list (default <out>/00LIST)")->type_name("FILE");
   app.add_option("--log", log_, "Server log: connections, logins, games, dropped clients")->type_name("FILE");
   app.add_flag("--log-traffic", log_traffic_, "Also log every line in and out (passwords masked)");
+  app.add_option("--web", web_,
+                 "Serve a live page of the games: PORT (on 127.0.0.1) or HOST:PORT (0.0.0.0:PORT for every interface)")
+      ->type_name("ADDRESS");
 }
 
 std::expected<CsaServerConfig, std::string> CsaServerCli::build() const {
@@ -56,6 +60,9 @@ std::expected<CsaServerConfig, std::string> CsaServerCli::build() const {
   config.log_file = log_;
   config.log_traffic = log_traffic_;
   if (log_traffic_ && log_.empty()) return Error("--log-traffic needs --log FILE");
+  if (!web_.empty())
+    if (auto web = config::parse_listen_address(web_, config::DEFAULT_WEB_PORT); !web)
+      return Error("--web '" + web_ + "': " + web.error());
   return config;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The command line of `shogi-arena serve` (this project's CSA server):
 //
-//   shogi-arena serve --listen 0.0.0.0:4081 --out csa-server --max-moves 256
+//   shogi-arena serve --listen 0.0.0.0:4081 --out csa-server --max-moves 256 [--web 8080]
 //
 // CLI11 stays in cli.cpp.
 
@@ -22,6 +22,8 @@ class CsaServerCli {
  public:
   void add_to(CLI::App& app);
   std::expected<CsaServerConfig, std::string> build() const;
+  // --web as given (checked by build()): the caller serves the live page of the server's games there.
+  const std::string& web() const { return web_; }
 
  private:
   std::string listen_ = "127.0.0.1:4081";
@@ -36,6 +38,7 @@ class CsaServerCli {
   std::string results_;
   std::string log_;
   bool log_traffic_ = false;
+  std::string web_;
 };
 
 }  // namespace arena::csa

@@ -32,6 +32,19 @@ struct CsaFinishedGame {
   std::chrono::system_clock::time_point end_time{};
 };
 
+// A game on the server as a live view follows it: sent when it starts and after each move (on_game_progress).
+struct CsaGameProgress {
+  std::string game_id;
+  std::string names[shogi::COLOR_NB];  // black, white (login names)
+  std::string start_sfen;              // before the Position block's moves
+  std::vector<shogi::Move> moves;      // every move so far, the Position block's first
+  std::vector<int64_t> times_s;        // the T echoed for each (1 for the Position block's)
+  size_t initial_moves = 0;            // how many of `moves` came with the Position block
+  int64_t remaining_ms[shogi::COLOR_NB] = {0, 0};  // main time left
+  shogi::Color to_move = shogi::BLACK;
+  int total_s = 0, byoyomi_s = 0, increment_s = 0;  // the game's clock
+};
+
 struct CsaServerConfig {
   std::string listen_address = "127.0.0.1";
   uint16_t port = 4081;         // 0: an ephemeral port (CsaServer::port() says which)
@@ -70,6 +83,8 @@ struct CsaServerConfig {
   std::function<std::optional<std::string>(const std::string& game_name)> position_for;
   // Optional: called on the server thread after each finished game (records already written).
   std::function<void(const CsaFinishedGame&)> on_game_finished;
+  // Optional: called on the server thread when a game starts and after each of its moves; it must return at once.
+  std::function<void(const CsaGameProgress&)> on_game_progress;
 };
 
 }  // namespace arena::csa

@@ -31,6 +31,7 @@ struct Lobby::GameEntry {
   std::unique_ptr<ServerGame> game;
   PlayerId players[shogi::COLOR_NB] = {0, 0};
   SteadyTime expires{};  // agreement deadline
+  std::optional<size_t> reported_moves;  // moves when game_progress was last called (none: not yet)
 };
 
 namespace {
@@ -435,6 +436,12 @@ void Lobby::after_game_call(uint64_t key, Outbox& out) {
   auto it = games_.find(key);
   if (it == games_.end()) return;
   deliver(*it->second, out);
+  GameEntry& entry = *it->second;
+  if (hooks_.game_progress && entry.game->started() && !entry.game->rejected() &&
+      entry.reported_moves != entry.game->moves().size()) {
+    entry.reported_moves = entry.game->moves().size();
+    hooks_.game_progress(*entry.game);
+  }
   if (it->second->game->finished()) finish_game(key);
 }
 

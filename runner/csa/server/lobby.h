@@ -38,6 +38,7 @@ class Lobby {
   struct Hooks {
     std::function<void(const std::string&)> log;           // one event, without a newline
     std::function<void(const ServerGame&)> game_finished;  // a game with a result (not a rejected one)
+    std::function<void(const ServerGame&)> game_progress;  // a game started, or played a move (before it finished)
   };
 
   Lobby(const CsaServerConfig& config, Hooks hooks);

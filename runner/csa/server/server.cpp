@@ -117,6 +117,7 @@ struct ServerCore {
   void accept();
   void rearm();
   void on_game_finished(const ServerGame& game);
+  void on_game_progress(const ServerGame& game);
   void remove(const std::shared_ptr<Session>& s);
 
   CsaServerConfig config;
@@ -456,6 +457,27 @@ void ServerCore::on_game_finished(const ServerGame& game) {
   if (config.on_game_finished) config.on_game_finished(f);
 }
 
+void ServerCore::on_game_progress(const ServerGame& game) {
+  if (!config.on_game_progress) return;
+  CsaGameProgress p;
+  const GameSetup& s = game.setup();
+  p.game_id = s.game_id;
+  p.names[0] = s.names[0];
+  p.names[1] = s.names[1];
+  p.start_sfen = game.start_sfen();
+  p.moves = game.record().moves();
+  for (const ServerMove& m : game.moves()) {
+    p.times_s.push_back(m.time_s);
+    p.initial_moves += m.initial;
+  }
+  for (shogi::Color c : {shogi::BLACK, shogi::WHITE}) p.remaining_ms[c] = game.remaining_ms(c);
+  p.to_move = game.side_to_move();
+  p.total_s = s.total_s;
+  p.byoyomi_s = s.byoyomi_s;
+  p.increment_s = s.increment_s;
+  config.on_game_progress(p);
+}
+
 CsaServer::CsaServer(CsaServerConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
 
 CsaServer::~CsaServer() { stop(); }
@@ -487,6 +509,7 @@ std::expected<void, std::string> CsaServer::start() {
   Lobby::Hooks hooks;
   hooks.log = [&s](const std::string& text) { s.log.write(text); };
   hooks.game_finished = [&s](const ServerGame& game) { s.on_game_finished(game); };
+  hooks.game_progress = [&s](const ServerGame& game) { s.on_game_progress(game); };
   s.lobby = std::make_unique<Lobby>(cfg, std::move(hooks));
   s.log.write("server listening on " + cfg.listen_address + ":" + std::to_string(s.bound_port.load()));
   s.accept();

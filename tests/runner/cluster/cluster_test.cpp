@@ -136,7 +136,7 @@ TEST_CASE("batch scripts") {
         "#SBATCH --partition=long\n", "#SBATCH --account=engines\n", "#SBATCH --chdir=/home/u\n", "#SBATCH --requeue\n",
         "#SBATCH --open-mode=append\n", "#SBATCH --output=/shared/out/slurm/shard-%a.out\n",
         "exec /opt/arena/shogi-arena run --config '/shared/my sprt.yaml' --shard auto --resume "
-        "--quiet --out /shared/out\n"})
+        "--quiet --web off --out /shared/out\n"})
     CHECK_MESSAGE(b.shards.find(line) != std::string::npos, line);
   CHECK(
       b.coordinator.find("exec /opt/arena/shogi-arena coordinate /shared/out --grace 60 --poll 5 --array-job \"$1\"") !=
@@ -167,7 +167,10 @@ TEST_CASE("the slurm command forwards the tournament's options, not its own or t
                                   "--out=p",
                                   "--json",
                                   "--time",
-                                  "1:00"}) ==
+                                  "1:00",
+                                  "--web",
+                                  "8080",
+                                  "--web=0"}) ==
         std::vector<std::string>{"--config", "x.yaml", "--rounds", "10", "--engine", "cmd=e", "name=n"});
 }
 

@@ -459,6 +459,14 @@ TEST_CASE("web: off by default, an address from YAML or --web (the command line 
               TournamentType::Gauntlet);
   });
   CHECK(cli == "--web: '::1:80': write an IPv6 address in brackets, e.g. [::1]:8080");
+  // off: no page, whatever the file says (the shards of a Slurm run are started with it).
+  CHECK(from_yaml("web: off\n").config.web.empty());
+  TempDir dir;
+  const std::string file = dir.write("w.yaml",
+                                     "web: 127.0.0.1:8080\nengines:\n  - {name: x, cmd: sh, tc: 1+0}\n"
+                                     "  - {name: y, cmd: sh, tc: 1+0}\n");
+  CHECK(parse_cli({"--config", file}, TournamentType::Gauntlet).web == "127.0.0.1:8080");
+  CHECK(parse_cli({"--config", file, "--web", "off"}, TournamentType::Gauntlet).web.empty());
   auto loopback = parse_listen_address("8080", 4081);
   REQUIRE(loopback);
   CHECK(loopback->host == "127.0.0.1");

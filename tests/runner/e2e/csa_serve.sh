@@ -2,7 +2,8 @@
 # `shogi-arena serve` and `shogi-arena csa` from the command line, over real sockets on 127.0.0.1: two clients
 # (mock random movers, then the built-in engine against a mock) play through the server in CSA and x1 mode; the
 # server's record, its 00LIST line and both clients' records agree on every move and on the ending; command-line
-# mistakes are one-line errors with exit code 2; Ctrl-C stops the server cleanly.
+# mistakes are one-line errors with exit code 2; Ctrl-C stops the server cleanly. The server's live page (--web)
+# shows the game on a board while it is played, then lists it, replayable.
 source "$(dirname "$0")/lib.sh"
 
 # start_server DIR [ARGS...]: runs a server on an ephemeral port in the background; sets SERVER_PID and PORT.
@@ -35,16 +36,51 @@ stop_server() {
 # moves_of RECORD: the move lines of a CSA record, one per line.
 moves_of() { grep -E '^[+-][0-9]{4}[A-Z]{2}' "$1" | cut -c1-7; }
 
-# --- 1. CSA mode, two mock random movers, Max_Moves ends the game -----------------------------------------------
-start_server "$TMP/srv" --max-moves 40
+# http_get PORT TARGET: the raw answer of a GET (bash's /dev/tcp: no curl needed).
+http_get() {
+  local answer
+  exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
+  printf 'GET %s HTTP/1.1\r\nConnection: close\r\n\r\n' "$2" >&3 || true
+  answer=$(timeout 5 cat <&3 || true)
+  exec 3<&- 3>&-
+  printf '%s' "$answer"
+}
+
+# --- 1. CSA mode, two mock random movers, Max_Moves ends the game; the live page meanwhile ----------------------
+start_server "$TMP/srv" --max-moves 40 --web 0
+web=$(grep -o 'Live page: http://127.0.0.1:[0-9]*/' "$TMP/srv/serve.out" | grep -o '[0-9]*/$' | tr -d / || true)
+[ -n "$web" ] || fail "no live page: $(cat "$TMP/srv/serve.out")"
 # shellcheck disable=SC2046
 "$ARENA" csa --port "$PORT" --user alice --game e2e-60-1F --turn + --margin 100 --out "$TMP/alice" \
-  --engine $(mock a --random --seed 1) >"$TMP/alice.out" 2>&1 &
+  --engine $(mock a --random --seed 1 --think-ms 100) >"$TMP/alice.out" 2>&1 &
 alice=$!
 # shellcheck disable=SC2046
 "$ARENA" csa --port "$PORT" --user bob --game e2e-60-1F --turn - --margin 100 --out "$TMP/bob" \
-  --engine $(mock b --random --seed 2) >"$TMP/bob.out" 2>&1 || fail "bob's client exited with $? ($(cat "$TMP/bob.out"))"
+  --engine $(mock b --random --seed 2 --think-ms 100) >"$TMP/bob.out" 2>&1 &
+bob=$!
+board=
+for _ in $(seq 100); do
+  state=$(http_get "$web" /api/state)
+  board=$(grep -o '"boards":\[{"game":0,[^]]*"black":"alice","white":"bob"[^]]*"moves":\["[^]]*","[^]]*"' <<<"$state" || true)
+  [ -n "$board" ] && break
+  sleep 0.1
+done
+[ -n "$board" ] || fail "no board of alice against bob on the live page: ${state:0:500}"
+grep -q '"status":"CSA server on 127.0.0.1:0: 1 game in progress, 0 finished"' <<<"$state" ||
+  fail "the page's status: ${state:0:300}"
+wait $bob || fail "bob's client exited with $? ($(cat "$TMP/bob.out"))"
 wait $alice || fail "alice's client exited with $? ($(cat "$TMP/alice.out"))"
+for _ in $(seq 30); do
+  state=$(http_get "$web" /api/state)
+  grep -q '"finished_total":1' <<<"$state" && break
+  sleep 0.1
+done
+grep -q '"boards":\[\],"finished":\[{"game":0,[^}]*"black":"alice","white":"bob","result":"1/2-1/2","termination":"max-moves"' \
+  <<<"$state" || fail "the finished game is not listed: ${state:0:600}"
+replay=$(http_get "$web" /api/game/0)
+[ "$(grep -o '"moves":\[[^]]*\]' <<<"$replay" | tr ',' '\n' | wc -l)" = 40 ] ||
+  fail "the replay does not have 40 moves: ${replay:0:300}"
+pass "serve --web: the game on a board while it was played, then listed and replayable (40 moves)"
 
 grep -q "MAX_MOVES" "$TMP/alice.out" || fail "alice did not see #MAX_MOVES: $(cat "$TMP/alice.out")"
 grep -q "session over: 1 games, +0 -0 =1" "$TMP/bob.out" || fail "bob's session is not one draw: $(cat "$TMP/bob.out")"

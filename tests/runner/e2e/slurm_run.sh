@@ -5,6 +5,8 @@
 #   one-machine run's, game by game.
 # - Faults: one shard's runner is killed with kill -9 mid-run (the coordinator requeues its task) and another task
 #   is requeued with scontrol: every scheduled pair is still there exactly once.
+# - The live page of a run (web: in its config) is served by the following process from the shards' segments, while
+#   the shards themselves serve none.
 # - An SPRT stops the array early (STOP file, pending tasks cancelled) with the verdict of a local run at the same
 #   pair count.
 # Skipped (exit 77) where Slurm cannot be installed or started (not root, no package mirror).
@@ -71,10 +73,11 @@ diff <(keys "$TMP/local/journal.jsonl") <(keys "$TMP/small/journal.jsonl") >"$TM
 grep -q "Games scored 16 of 16" "$TMP/small.log" || fail "no final summary: $(tail -5 "$TMP/small.log")"
 pass "4 shards through Slurm in ${small_s} s: the same 16 games as the local run"
 
-# 2. Faults: kill -9 of one shard's runner, scontrol requeue of another task.
+# 2. Faults: kill -9 of one shard's runner, scontrol requeue of another task; the live page meanwhile.
 config "$TMP/faults.yaml" 24 15
 "$ARENA" run --config "$TMP/faults.yaml" --out "$TMP/faults-local" --concurrency 2 --quiet >/dev/null ||
   fail "the local faults run failed"
+echo "web: 0" >>"$TMP/faults.yaml"
 "$ARENA" slurm --config "$TMP/faults.yaml" --out "$TMP/faults" --shards 4 --poll 1 --quiet \
   >"$TMP/faults.log" 2>&1 &
 follower=$!
@@ -89,6 +92,27 @@ for _ in $(seq 600); do
   sleep 0.1
 done
 [ $n = 4 ] || fail "the shards did not all start: $(cat "$TMP/faults.log")"
+port=$(grep -o 'Live page: http://127.0.0.1:[0-9]*/' "$TMP/faults.log" | grep -o '[0-9]*/$' | tr -d / || true)
+[ -n "$port" ] || fail "the follower serves no live page: $(cat "$TMP/faults.log")"
+grep -q -- '--web off' "$TMP/faults/slurm/shards.sbatch" || fail "the shards are not told to serve no page"
+for _ in $(seq 100); do
+  exec 3<>"/dev/tcp/127.0.0.1/$port"
+  printf 'GET /api/state HTTP/1.1\r\nConnection: close\r\n\r\n' >&3
+  state=$(timeout 5 cat <&3 || true)
+  exec 3<&- 3>&-
+  grep -q '"finished_total":[1-9]' <<<"$state" && grep -q 'Slurm shards: ' <<<"$state" && break
+  sleep 0.2
+done
+grep -q '"finished_total":[1-9]' <<<"$state" || fail "no finished game on the live page: ${state:0:400}"
+grep -q '"standings":{' <<<"$state" || fail "no standings on the live page: ${state:0:400}"
+grep -q 'Slurm shards: ' <<<"$state" || fail "no shard states on the live page: ${state:0:400}"
+game=$(grep -o '"finished":\[{"game":[0-9]*' <<<"$state" | grep -o '[0-9]*$')
+exec 3<>"/dev/tcp/127.0.0.1/$port"
+printf 'GET /api/game/%s HTTP/1.1\r\nConnection: close\r\n\r\n' "$game" >&3
+replay=$(timeout 5 cat <&3 || true)
+exec 3<&- 3>&-
+grep -q '"moves":\["' <<<"$replay" || fail "game $game cannot be replayed from the live page: ${replay:0:300}"
+pass "the follower's live page: $(grep -o '"finished_total":[0-9]*' <<<"$state"), standings, shard states, a replay"
 array=$(sed -n 's/^array=//p' "$TMP/faults/slurm/jobs.txt")
 # The victim must not be task 2: requeueing that one with scontrol below would replace the killed task before the
 # coordinator saw it fail, and nothing would be left for the coordinator to requeue.
@@ -104,6 +128,7 @@ done
 kill -9 "$victim"
 scontrol requeue "${array}_2" || fail "scontrol requeue ${array}_2 failed"
 wait $follower || fail "the followed faults run failed: $(tail -5 "$TMP/faults.log")"
+! grep -l "Live page" "$TMP"/faults/slurm/shard-*.out || fail "a shard served a live page of its own"
 grep -q "requeued" "$TMP/faults/slurm/coordinator.out" ||
   fail "the coordinator did not requeue the killed shard: $(cat "$TMP/faults/slurm/coordinator.out")"
 check_pairs_once "$TMP/faults/journal.jsonl" 48

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <deque>
+#include <mutex>
 #include <thread>
 
 #include "rules/movegen.h"
@@ -13,6 +14,7 @@
 
 using namespace csa_test;
 using namespace std::chrono_literals;
+using arena::csa::CsaGameProgress;
 using arena::csa::CsaServerConfig;
 
 namespace {
@@ -510,4 +512,47 @@ TEST_CASE("the listen address is checked at start") {
   auto ok = server.start();
   REQUIRE_FALSE(ok);
   CHECK(ok.error().find("not-an-address") != std::string::npos);
+}
+
+TEST_CASE("on_game_progress: the start and each move, in order, before the end; never for a rejected game") {
+  std::mutex mutex;
+  std::vector<CsaGameProgress> seen;
+  TestServer s([&](CsaServerConfig& c) {
+    c.on_game_progress = [&](const CsaGameProgress& p) {
+      std::lock_guard lock(mutex);
+      seen.push_back(p);
+    };
+  });
+  {
+    auto a = login(s.port(), "alice", "rej-60-0-B");
+    auto b = login(s.port(), "bob", "rej-60-0-W");
+    a->read_until("END Game_Summary");
+    b->read_until("END Game_Summary");
+    b->send_line("REJECT");
+    a->read_line();
+  }
+  Pair p = start_game(s.port(), "progress-300-10F");
+  p.black->send_line("+7776FU");
+  CHECK(p.black->read_line() == "+7776FU,T0");
+  CHECK(p.white->read_line() == "+7776FU,T0");
+  p.white->send_line("-3334FU");
+  CHECK(p.white->read_line() == "-3334FU,T0");
+  CHECK(p.black->read_line() == "-3334FU,T0");
+  p.black->send_line("%TORYO");
+  p.black->read_until("#LOSE");
+  REQUIRE(s.server().wait_for_finished_games(1, 5s));
+  std::lock_guard lock(mutex);
+  REQUIRE(seen.size() == 3);
+  for (size_t i = 0; i < 3; ++i) {
+    CHECK(seen[i].game_id == p.id);
+    CHECK(seen[i].moves.size() == i);
+    CHECK(seen[i].times_s.size() == i);
+    CHECK(seen[i].to_move == (i % 2 == 0 ? shogi::BLACK : shogi::WHITE));
+    CHECK(seen[i].names[shogi::BLACK] == "alice");
+    CHECK(seen[i].total_s == 300);
+    CHECK(seen[i].increment_s == 10);
+  }
+  CHECK(shogi::to_usi(seen[2].moves[1]) == "3c3d");
+  CHECK(seen[0].remaining_ms[shogi::BLACK] == 300000);
+  CHECK(seen[1].remaining_ms[shogi::BLACK] == 310000);  // T0 and the increment
 }

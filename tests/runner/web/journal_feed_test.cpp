@@ -1,0 +1,135 @@
+// The live page of a run played by other processes (slurm --web): JournalFeed reads what the shards' segments gained
+// since its last look and publishes the new games and the standings.
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <boost/json.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "output/json.h"
+#include "sample_games.h"
+#include "tournament/journal.h"
+#include "tournament/segments.h"
+#include "web/journal_feed.h"
+#include "web/live_state.h"
+
+using namespace arena;
+using namespace arena::web;
+namespace fs = std::filesystem;
+namespace bj = boost::json;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    char name[] = "/tmp/arena-feed-XXXXXX";
+    REQUIRE(::mkdtemp(name) != nullptr);
+    path = name;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+tournament::JournalHeader header(int shard) {
+  tournament::JournalHeader h;
+  h.type = "sprt";
+  h.engines = {"A", "B"};
+  h.games = 8;
+  h.games_per_pair = 2;
+  h.sprt = stats::SprtConfig{};
+  h.shard = tournament::Shard{shard, 2};
+  return h;
+}
+
+// The journal line of game `index` (pair index / 2), a resignation of white's after 7g7f 3c3d.
+std::string game_line(int64_t index, int attempt = 0) {
+  PlayedGame g = testing::make_game("startpos", {{"7g7f", 10}, {"3c3d", 10}}, Outcome::BlackWin, Termination::Resign);
+  tournament::ScheduledGame s;
+  s.index = index;
+  s.pair = index / 2;
+  s.game_in_pair = int(index % 2);
+  s.black = s.game_in_pair;
+  s.white = 1 - s.black;
+  const std::string engines[2] = {"A", "B"};
+  g.names[shogi::BLACK] = engines[s.black];
+  g.names[shogi::WHITE] = engines[s.white];
+  return tournament::journal_line(s, attempt, false, g);
+}
+
+void append(const fs::path& file, const std::string& text) {
+  std::ofstream out(file, std::ios::app | std::ios::binary);
+  out << text;
+}
+
+int64_t journaled(const LiveState& state) {
+  auto v = json::parse(state.update_json());
+  REQUIRE(v.has_value());
+  const bj::value& st = v->at("standings");
+  if (st.is_null()) return -1;
+  return st.at("games").at("journaled").to_number<int64_t>();
+}
+
+}  // namespace
+
+TEST_CASE("JournalFeed: the shards' new games reach the page once each, a line being written waits for its end") {
+  TempDir dir;
+  const std::string out = dir.path.string();
+  LiveState state("slurm: " + out);
+  JournalFeed feed(state, out);
+  CHECK(feed.poll() == 0);  // nothing yet: no segments folder
+  CHECK(journaled(state) == -1);
+
+  fs::create_directories(tournament::segments_dir(out));
+  const fs::path seg0 = fs::path(tournament::segments_dir(out)) / "shard-0-of-2.20261125T100000Z.host.1.jsonl";
+  const fs::path seg1 = fs::path(tournament::segments_dir(out)) / "shard-1-of-2.20261125T100000Z.host.2.jsonl";
+  append(seg0, tournament::to_json(header(0)) + "\n" + game_line(0) + "\n" + game_line(1) + "\n");
+  CHECK(feed.poll() == 2);
+  CHECK(journaled(state) == 2);
+  CHECK(state.journal_line(1) == game_line(1));
+  CHECK(state.update_json().find("\"finished_total\":2") != std::string::npos);
+
+  // A line cut in the middle of its write: nothing until its newline, then the whole line.
+  const std::string line = game_line(2);
+  append(seg1, tournament::to_json(header(1)) + "\n" + line.substr(0, 40));
+  CHECK(feed.poll() == 0);
+  append(seg1, line.substr(40) + "\n");
+  CHECK(feed.poll() == 1);
+  CHECK(state.journal_line(2) == line);
+
+  // A copy (an overlapping requeued shard, the coordinator's decision file) counts once; a garbled line is named.
+  append(seg1, game_line(0) + "\n{garbled\n");
+  append(tournament::decision_path(out), game_line(1) + "\n");
+  CHECK(feed.poll() == 0);
+  CHECK(journaled(state) == 3);
+  REQUIRE(feed.warnings().size() == 1);
+  CHECK(feed.warnings()[0].find(seg1.string() + ":4: ") == 0);
+
+  // A later attempt of a pair is a game of its own.
+  append(seg0, game_line(1, 1) + "\n");
+  CHECK(feed.poll() == 1);
+  CHECK(feed.games() == 4);
+
+  feed.set_note("Slurm shards: 2 RUNNING");
+  CHECK(state.update_json().find("Slurm shards: 2 RUNNING") != std::string::npos);
+}
+
+TEST_CASE("JournalFeed: a one-machine run's journal.jsonl, or the file itself") {
+  TempDir dir;
+  const fs::path journal = dir.path / "journal.jsonl";
+  tournament::JournalHeader h = header(0);
+  h.shard.reset();
+  append(journal, tournament::to_json(h) + "\n" + game_line(0) + "\n");
+  LiveState by_dir("d"), by_file("f");
+  JournalFeed a(by_dir, dir.path.string()), b(by_file, journal.string());
+  CHECK(a.poll() == 1);
+  CHECK(b.poll() == 1);
+  append(journal, game_line(1) + "\n");
+  CHECK(a.poll() == 1);
+  CHECK(b.poll() == 1);
+  CHECK(journaled(by_dir) == 2);
+}
