@@ -205,15 +205,18 @@ function renderTimes() {
   for (const e of DATA.times) {
     const normal = e.points.filter(p => p[4] === 0), over = e.points.filter(p => p[4] === 1), lost = e.points.filter(p => p[4] === 2);
     const top = Math.max(10, ...e.points.map(p => Math.max(p[0], p[1] ?? 0)));
+    // Both axes from the same power of ten below the smallest figure, so that the diagonal stays at 45 degrees.
+    const least = Math.min(...e.points.flatMap(p => [p[0], p[1] ?? top]).filter(v => v > 0), top);
+    const bottom = Math.pow(10, Math.floor(Math.log10(least)));
     const series = [
-      { color: "#2a62c9", points: normal.map(p => [Math.max(1, p[0]), Math.max(1, p[1])]), r: 2, opacity: 0.45 },
-      { color: "#d35400", points: over.map(p => [Math.max(1, p[0]), Math.max(1, p[1])]), r: 2.6, opacity: 0.9 },
-      { color: "#c0392b", mode: "crosses", points: lost.map(p => [Math.max(1, p[0]), p[1] === null ? top * 2 : Math.max(1, p[1]),
+      { color: "#2a62c9", points: normal.map(p => [Math.max(bottom, p[0]), Math.max(bottom, p[1])]), r: 2, opacity: 0.45 },
+      { color: "#d35400", points: over.map(p => [Math.max(bottom, p[0]), Math.max(bottom, p[1])]), r: 2.6, opacity: 0.9 },
+      { color: "#c0392b", mode: "crosses", points: lost.map(p => [Math.max(bottom, p[0]), p[1] === null ? top * 2 : Math.max(bottom, p[1]),
           `game ${p[2] + 1}, ply ${p[3]}: given ${p[0]} ms, ${p[1] === null ? "no answer" : "used " + p[1] + " ms"}`]) }];
     const chart = e.points.length
         ? chartSvg({ width: 420, height: 300, series, diagonal: true,
-                     x: { label: "time given (ms, log)", log: true, min: 1, max: top * 2, format: msText },
-                     y: { label: "time used (ms, log)", log: true, min: 1, max: top * 2, format: msText } }).svg
+                     x: { label: "time given (ms, log)", log: true, min: bottom, max: top * 2, format: msText },
+                     y: { label: "time used (ms, log; 0 at the bottom)", log: true, min: bottom, max: top * 2, format: msText } }).svg
         : '<p class="meta">no timed moves</p>';
     html += chartBox(`${e.engine}${e.sampled ? " (a sample of the moves)" : ""}`, chart);
     const fault = v => `<td class="${v ? "fault" : ""}">${v}</td>`;

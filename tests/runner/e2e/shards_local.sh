@@ -76,6 +76,13 @@ diff <(stats_of "$TMP/one/journal.jsonl") <(stats_of "$TMP/sh") >"$TMP/diff" ||
   fail "stats of the shard directory differ: $(cat "$TMP/diff")"
 diff <(stats_of "$TMP/one/journal.jsonl") <(stats_of "$TMP/sh/journal.jsonl") >"$TMP/diff" ||
   fail "stats of the merged journal differ: $(cat "$TMP/diff")"
+# The report of the shard directory (its segments merged) holds the one-machine run's games and terminations.
+"$ARENA" report "$TMP/sh" --html "$TMP/sh-report.html" >"$TMP/report.out" 2>&1 || fail "report failed: $(cat "$TMP/report.out")"
+"$ARENA" report "$TMP/one/journal.jsonl" --html "$TMP/one-report.html" >/dev/null 2>&1 || fail "report of one failed"
+grep -q "($GAMES games, $GAMES replayable" "$TMP/report.out" || fail "report of the shards: $(cat "$TMP/report.out")"
+terminations() { grep -o '"terminations":\[[^]]*\]' "$1"; }
+[ -n "$(terminations "$TMP/one-report.html")" ] && diff <(terminations "$TMP/one-report.html") \
+  <(terminations "$TMP/sh-report.html") >/dev/null || fail "the shards' report differs from the one-machine run's"
 "$ARENA" merge "$TMP/sh" >/dev/null 2>&1 || fail "merging again (replacing the merged journal) failed"
 code=0
 run "$TMP/sh" --resume >"$TMP/unsharded.log" 2>&1 || code=$?
