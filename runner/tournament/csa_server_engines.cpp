@@ -13,6 +13,7 @@
 #include "csa/client/log.h"
 #include "csa/client/login.h"
 #include "csa/server/server.h"
+#include "tournament/csa_game_follower.h"
 
 namespace arena::tournament {
 
@@ -21,27 +22,33 @@ namespace {
 using csa::SteadyClock;
 using namespace std::chrono_literals;
 
-// The server and the start positions of the games being set up, shared by every worker.
+// The server, the start positions of the games being set up and the watchers of the games being played, shared by
+// every worker.
 class Relay {
  public:
   explicit Relay(csa::CsaServerConfig config) : server_([&] {
     config.position_for = [this](const std::string& name) { return position_for(name); };
+    config.on_game_progress = [this](const csa::CsaGameProgress& p) { progress(p); };
     return config;
   }()) {}
 
   std::expected<void, std::string> start() { return server_.start(); }
   uint16_t port() const { return server_.port(); }
 
-  // A fresh game name with `clock` ("600-10"), whose Position block will be `start_position`.
-  std::string add_game(const std::string& clock, const std::string& start_position) {
+  // A fresh game name with `clock` ("600-10"), whose Position block will be `start_position`, shown move by move
+  // to `watcher` (if any) until remove_game.
+  std::string add_game(const std::string& clock, const std::string& start_position, game::GameWatcher* watcher) {
     std::lock_guard lock(mutex_);
     std::string name = "arena" + std::to_string(++counter_) + "-" + clock;
     positions_[name] = start_position;
+    if (watcher) followers_.emplace(name, std::make_unique<CsaGameFollower>(*watcher));
     return name;
   }
+  // After it, the watcher of the game is never called again (its owner may destroy it).
   void remove_game(const std::string& name) {
     std::lock_guard lock(mutex_);
     positions_.erase(name);
+    followers_.erase(name);
   }
 
  private:
@@ -52,8 +59,20 @@ class Relay {
     return it->second;
   }
 
+  // On the server's thread. The watcher is a live view's, which copies under a lock of its own: called from here
+  // rather than from the game's thread, it is still never called after remove_game.
+  void progress(const csa::CsaGameProgress& p) {
+    // Game_ID: <event>+<game name>+<black>+<white>+<timestamp>.
+    const size_t first = p.game_id.find('+');
+    if (first == std::string::npos) return;
+    const std::string name = p.game_id.substr(first + 1, p.game_id.find('+', first + 1) - first - 1);
+    std::lock_guard lock(mutex_);
+    if (auto it = followers_.find(name); it != followers_.end()) it->second->progress(p);
+  }
+
   std::mutex mutex_;
   std::map<std::string, std::string> positions_;
+  std::map<std::string, std::unique_ptr<CsaGameFollower>> followers_;
   int64_t counter_ = 0;
   csa::CsaServer server_;  // last: stopped (joined) before the map it reads goes away
 };
@@ -113,7 +132,7 @@ class CsaServerEngines final : public WorkerEngines {
   PlayedGame play(int black, int white, const std::string& start_position,
                   const std::atomic<bool>* interrupt) override {
     const game::TimeControl& tc = configs_[size_t(black)].time_control;
-    const std::string name = relay_->add_game(*csa_game_clock(tc), start_position);
+    const std::string name = relay_->add_game(*csa_game_clock(tc), start_position, watcher_);
     std::atomic<bool> abort{false};
     csa::CsaGameReport reports[shogi::COLOR_NB];
     std::thread white_side([&] { reports[shogi::WHITE] = play_side(white, shogi::WHITE, name, abort, interrupt); });

@@ -30,8 +30,8 @@ class WorkerEngines {
   // Stops the engine's process (quit, grace, kill; reaped).
   virtual void release(int engine) = 0;
 
-  // The watcher of the games played from now on (nullptr: none), owned by the caller. Engines that cannot show a
-  // game move by move (the CSA relay) ignore it.
+  // The watcher of the games played from now on (nullptr: none), owned by the caller; play() calls it no more once
+  // it has returned. The CSA relay calls it from the server's thread (its moves and clocks, no search info).
   void watch_with(game::GameWatcher* watcher) { watcher_ = watcher; }
 
  protected:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A tournament played through the built-in CSA server (--via-csa-server): every game goes over sockets, both
 # engines driven by the CSA client; the journal, the records and the counts come out as for direct games.
-# Clocks a CSA game name cannot carry are one-line errors.
+# Clocks a CSA game name cannot carry are one-line errors. With --web, the games are on the live page move by move.
 source "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2046
@@ -19,6 +19,36 @@ for f in "$TMP"/via/games/*.csa; do
   grep -q '^%' "$f" || fail "$f has no ending line"
 done
 pass "8 games via the CSA server, journaled once each, records written"
+
+# The live page shows a game through the relay on a board, move by move, with its clocks.
+# shellcheck disable=SC2046
+"$ARENA" play --via-csa-server --engine $(mock a --random --seed 1 --think-ms 100) \
+  --engine $(mock b --random --seed 2 --think-ms 100) --each tc=10+1 --max-plies 30 --out "$TMP/live" --web 0 \
+  --quiet >"$TMP/live.out" 2>"$TMP/live.err" &
+player=$!
+port=
+for _ in $(seq 100); do
+  port=$(grep -o 'Live page: http://127.0.0.1:[0-9]*/' "$TMP/live.err" | grep -o '[0-9]*/$' | tr -d / || true)
+  [ -n "$port" ] && break
+  sleep 0.1
+done
+[ -n "$port" ] || fail "no live page: $(cat "$TMP/live.err")"
+plies=()
+for _ in $(seq 100); do
+  exec 3<>"/dev/tcp/127.0.0.1/$port"
+  printf 'GET /api/state HTTP/1.1\r\nConnection: close\r\n\r\n' >&3
+  state=$(timeout 5 cat <&3 || true)
+  exec 3<&- 3>&-
+  n=$(grep -o '"moves":\[[^]]*\]' <<<"$state" | head -1 | tr ',' '\n' | grep -c '"' || true)
+  [ "$n" -gt 0 ] && plies+=("$n")
+  [ "${#plies[@]}" -ge 2 ] && [ "${plies[-1]}" -gt "${plies[0]}" ] && break
+  sleep 0.2
+done
+[ "${#plies[@]}" -ge 2 ] && [ "${plies[-1]}" -gt "${plies[0]}" ] ||
+  fail "no board moving on the live page of a game via the CSA server: ${state:0:400}"
+grep -q '"clock":{"black_ms":' <<<"$state" || fail "no clocks on the board: ${state:0:400}"
+wait $player || fail "the game via the CSA server exited with $? ($(tail -3 "$TMP/live.err"))"
+pass "--via-csa-server --web: the game's board moved on the live page (ply ${plies[0]} -> ${plies[-1]})"
 
 # shellcheck disable=SC2046
 expect_error "whole seconds" gauntlet --via-csa-server --engine $(mock a) --engine $(mock b) --each tc=1+0.1 \
