@@ -36,20 +36,9 @@ stop_server() {
 # moves_of RECORD: the move lines of a CSA record, one per line.
 moves_of() { grep -E '^[+-][0-9]{4}[A-Z]{2}' "$1" | cut -c1-7; }
 
-# http_get PORT TARGET: the raw answer of a GET (bash's /dev/tcp: no curl needed).
-http_get() {
-  local answer
-  exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
-  printf 'GET %s HTTP/1.1\r\nConnection: close\r\n\r\n' "$2" >&3 || true
-  answer=$(timeout 5 cat <&3 || true)
-  exec 3<&- 3>&-
-  printf '%s' "$answer"
-}
-
 # --- 1. CSA mode, two mock random movers, Max_Moves ends the game; the live page meanwhile ----------------------
 start_server "$TMP/srv" --max-moves 40 --web 0
-web=$(grep -o 'Live page: http://127.0.0.1:[0-9]*/' "$TMP/srv/serve.out" | grep -o '[0-9]*/$' | tr -d / || true)
-[ -n "$web" ] || fail "no live page: $(cat "$TMP/srv/serve.out")"
+web=$(live_port "$TMP/srv/serve.out")
 # shellcheck disable=SC2046
 "$ARENA" csa --port "$PORT" --user alice --game e2e-60-1F --turn + --margin 100 --out "$TMP/alice" \
   --engine $(mock a --random --seed 1 --think-ms 100) >"$TMP/alice.out" 2>&1 &

@@ -78,3 +78,49 @@ expect_error() {
   [ "$(wc -l <"$TMP/err.log")" = 1 ] || fail "'$*' printed more than one line: $(cat "$TMP/err.log")"
   grep -q -- "$pattern" "$TMP/err.log" || fail "'$*': expected '$pattern' in: $(cat "$TMP/err.log")"
 }
+
+# http PORT REQUEST: the raw answer of the server on 127.0.0.1:PORT to a raw request (printf %b escapes; bash's
+# /dev/tcp: no curl needed).
+http() {
+  local answer
+  exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
+  printf '%b' "$2" >&3 || true
+  answer=$(timeout 5 cat <&3 || true)
+  exec 3<&- 3>&-
+  printf '%s' "$answer"
+}
+# http_get PORT TARGET: the raw answer of a GET of TARGET.
+http_get() { http "$1" "GET $2 HTTP/1.1\r\nConnection: close\r\n\r\n"; }
+
+# live_port FILE: the port of the "Live page: http://127.0.0.1:PORT/" line a runner wrote to FILE, waiting up to 10 s
+# for it; fails the test without one.
+live_port() {
+  local port= i
+  for ((i = 0; i < 100; i++)); do
+    port=$(grep -o 'Live page: http://127.0.0.1:[0-9]*/' "$1" 2>/dev/null | grep -o '[0-9]*/$' | tr -d / || true)
+    [ -n "$port" ] && break
+    sleep 0.1
+  done
+  [ -n "$port" ] || fail "no 'Live page:' line in $1: $(cat "$1" 2>/dev/null)"
+  echo "$port"
+}
+
+# start_chromium: headless Chromium with its DevTools protocol on a port of the system's choice, profile in
+# $TMP/chrome (its processes carry that path: stop_chromium finds them by it); sets DEVTOOLS to the port.
+start_chromium() {
+  chromium --headless --no-sandbox --disable-gpu --remote-debugging-port=0 --user-data-dir="$TMP/chrome" \
+    --window-size=1280,1500 "--name=$TAG" about:blank 2>"$TMP/chrome.err" &
+  DEVTOOLS=
+  local i
+  for ((i = 0; i < 200; i++)); do
+    DEVTOOLS=$(grep -o 'ws://127.0.0.1:[0-9]*/' "$TMP/chrome.err" | head -1 | grep -o '[0-9]*/$' | tr -d / || true)
+    [ -n "$DEVTOOLS" ] && return 0
+    sleep 0.1
+  done
+  fail "Chromium did not start: $(tail -5 "$TMP/chrome.err")"
+}
+stop_chromium() {
+  pkill -9 -f -- "$TMP/chrome" 2>/dev/null || true
+  local i
+  for ((i = 0; i < 50; i++)); do pgrep -f -- "$TMP/chrome" >/dev/null || break; sleep 0.1; done
+}

@@ -92,14 +92,10 @@ for _ in $(seq 600); do
   sleep 0.1
 done
 [ $n = 4 ] || fail "the shards did not all start: $(cat "$TMP/faults.log")"
-port=$(grep -o 'Live page: http://127.0.0.1:[0-9]*/' "$TMP/faults.log" | grep -o '[0-9]*/$' | tr -d / || true)
-[ -n "$port" ] || fail "the follower serves no live page: $(cat "$TMP/faults.log")"
+port=$(live_port "$TMP/faults.log")
 grep -q -- '--web off' "$TMP/faults/slurm/shards.sbatch" || fail "the shards are not told to serve no page"
 for _ in $(seq 100); do
-  exec 3<>"/dev/tcp/127.0.0.1/$port"
-  printf 'GET /api/state HTTP/1.1\r\nConnection: close\r\n\r\n' >&3
-  state=$(timeout 5 cat <&3 || true)
-  exec 3<&- 3>&-
+  state=$(http_get "$port" /api/state)
   grep -q '"finished_total":[1-9]' <<<"$state" && grep -q 'Slurm shards: ' <<<"$state" && break
   sleep 0.2
 done
@@ -107,10 +103,7 @@ grep -q '"finished_total":[1-9]' <<<"$state" || fail "no finished game on the li
 grep -q '"standings":{' <<<"$state" || fail "no standings on the live page: ${state:0:400}"
 grep -q 'Slurm shards: ' <<<"$state" || fail "no shard states on the live page: ${state:0:400}"
 game=$(grep -o '"finished":\[{"game":[0-9]*' <<<"$state" | grep -o '[0-9]*$')
-exec 3<>"/dev/tcp/127.0.0.1/$port"
-printf 'GET /api/game/%s HTTP/1.1\r\nConnection: close\r\n\r\n' "$game" >&3
-replay=$(timeout 5 cat <&3 || true)
-exec 3<&- 3>&-
+replay=$(http_get "$port" "/api/game/$game")
 grep -q '"moves":\["' <<<"$replay" || fail "game $game cannot be replayed from the live page: ${replay:0:300}"
 pass "the follower's live page: $(grep -o '"finished_total":[0-9]*' <<<"$state"), standings, shard states, a replay"
 array=$(sed -n 's/^array=//p' "$TMP/faults/slurm/jobs.txt")

@@ -26,19 +26,10 @@ pass "8 games via the CSA server, journaled once each, records written"
   --engine $(mock b --random --seed 2 --think-ms 100) --each tc=10+1 --max-plies 30 --out "$TMP/live" --web 0 \
   --quiet >"$TMP/live.out" 2>"$TMP/live.err" &
 player=$!
-port=
-for _ in $(seq 100); do
-  port=$(grep -o 'Live page: http://127.0.0.1:[0-9]*/' "$TMP/live.err" | grep -o '[0-9]*/$' | tr -d / || true)
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || fail "no live page: $(cat "$TMP/live.err")"
+port=$(live_port "$TMP/live.err")
 plies=()
 for _ in $(seq 100); do
-  exec 3<>"/dev/tcp/127.0.0.1/$port"
-  printf 'GET /api/state HTTP/1.1\r\nConnection: close\r\n\r\n' >&3
-  state=$(timeout 5 cat <&3 || true)
-  exec 3<&- 3>&-
+  state=$(http_get "$port" /api/state)
   n=$(grep -o '"moves":\[[^]]*\]' <<<"$state" | head -1 | tr ',' '\n' | grep -c '"' || true)
   [ "$n" -gt 0 ] && plies+=("$n")
   [ "${#plies[@]}" -ge 2 ] && [ "${plies[-1]}" -gt "${plies[0]}" ] && break

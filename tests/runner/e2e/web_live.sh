@@ -8,16 +8,6 @@ source "$(dirname "$0")/lib.sh"
 OUTPUT=${ARENA_TEST_OUTPUT:-$TMP}
 mkdir -p "$OUTPUT"
 
-# http PORT REQUEST: the raw answer of the server to a raw request (bash's /dev/tcp: no curl needed).
-http() {
-  local answer
-  exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
-  printf '%b' "$2" >&3 || true
-  answer=$(timeout 5 cat <&3 || true)
-  exec 3<&- 3>&-
-  printf '%s' "$answer"
-}
-
 expect_error "expected a port from 0 to 65535" gauntlet --engine "cmd=$ENGINE" --engine "cmd=$ENGINE" --web 99999
 expect_error "web: 'x:y'" gauntlet --engine "cmd=$ENGINE" --engine "cmd=$ENGINE" --web x:y
 
@@ -27,20 +17,12 @@ expect_error "web: 'x:y'" gauntlet --engine "cmd=$ENGINE" --engine "cmd=$ENGINE"
 arena_pid=$!
 cleanup() {
   kill -9 "$arena_pid" 2>/dev/null || true
-  # Chromium's helper processes carry its profile folder on their command lines.
   pkill -9 -f -- "$TAG" 2>/dev/null || true
-  pkill -9 -f -- "$TMP/chrome" 2>/dev/null || true
-  for _ in $(seq 50); do pgrep -f -- "$TMP/chrome" >/dev/null || break; sleep 0.1; done
+  stop_chromium
   rm -rf "$TMP" 2>/dev/null || true
 }
 trap cleanup EXIT
-port=
-for _ in $(seq 100); do
-  port=$(grep -o 'Live page: http://127.0.0.1:[0-9]*/' "$TMP/arena.err" | grep -o '[0-9]*/$' | tr -d / || true)
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || fail "no 'Live page:' line: $(cat "$TMP/arena.err")"
+port=$(live_port "$TMP/arena.err")
 # The page binds loopback when given only a port.
 grep -q "Live page: http://127.0.0.1:$port/" "$TMP/arena.err" || fail "not on loopback: $(cat "$TMP/arena.err")"
 pass "live page on 127.0.0.1:$port"
@@ -66,15 +48,8 @@ if ! command -v chromium >/dev/null; then
 fi
 [ -x "${CDP_PROBE:-}" ] || fail "CDP_PROBE is not set to the cdp_probe test client"
 
-chromium --headless --no-sandbox --disable-gpu --remote-debugging-port=0 --user-data-dir="$TMP/chrome" \
-  --window-size=1280,1500 "--name=$TAG" about:blank 2>"$TMP/chrome.err" &
-devtools=
-for _ in $(seq 200); do
-  devtools=$(grep -o 'ws://127.0.0.1:[0-9]*/' "$TMP/chrome.err" | head -1 | grep -o '[0-9]*/$' | tr -d / || true)
-  [ -n "$devtools" ] && break
-  sleep 0.1
-done
-[ -n "$devtools" ] || fail "Chromium did not start: $(tail -5 "$TMP/chrome.err")"
+start_chromium
+devtools=$DEVTOOLS
 
 # Wait for a board with a few moves, so that the engines have thought and scored.
 for _ in $(seq 100); do

@@ -54,22 +54,9 @@ if ! command -v chromium >/dev/null; then
   exit 77
 fi
 [ -x "${CDP_PROBE:-}" ] || fail "CDP_PROBE is not set to the cdp_probe test client"
-chromium --headless --no-sandbox --disable-gpu --remote-debugging-port=0 --user-data-dir="$TMP/chrome" \
-  --window-size=1280,1500 "--name=$TAG" about:blank 2>"$TMP/chrome.err" &
-cleanup() {
-  pkill -9 -f -- "$TAG" 2>/dev/null || true
-  pkill -9 -f -- "$TMP/chrome" 2>/dev/null || true
-  for _ in $(seq 50); do pgrep -f -- "$TMP/chrome" >/dev/null || break; sleep 0.1; done
-  rm -rf "$TMP" 2>/dev/null || true
-}
-trap cleanup EXIT
-devtools=
-for _ in $(seq 200); do
-  devtools=$(grep -o 'ws://127.0.0.1:[0-9]*/' "$TMP/chrome.err" | head -1 | grep -o '[0-9]*/$' | tr -d / || true)
-  [ -n "$devtools" ] && break
-  sleep 0.1
-done
-[ -n "$devtools" ] || fail "Chromium did not start: $(tail -5 "$TMP/chrome.err")"
+trap 'pkill -9 -f -- "$TAG" 2>/dev/null || true; stop_chromium; rm -rf "$TMP" 2>/dev/null || true' EXIT
+start_chromium
+devtools=$DEVTOOLS
 
 "$CDP_PROBE" "$devtools" open "file://$html" \
   eval 'document.getElementById("title").textContent' \
