@@ -466,8 +466,11 @@ int main(int argc, char** argv) {
       std::optional<web::CsaServerWatch> watch;
       std::unique_ptr<web::WebServer> web_server;
       if (!serve_options.web().empty()) {
-        live.emplace("CSA server " + config->listen_address + ":" + std::to_string(config->port));
-        watch.emplace(*live, config->listen_address + ":" + std::to_string(config->port));
+        // Port 0 is the system's pick, known only once the server listens: the page then names the host alone.
+        const std::string where =
+            config->listen_address + (config->port ? ":" + std::to_string(config->port) : std::string());
+        live.emplace("CSA server " + where);
+        watch.emplace(*live, where);
         config->on_game_progress = [&watch](const csa::CsaGameProgress& g) { watch->progress(g); };
         config->on_game_finished = [&watch](const csa::CsaFinishedGame& g) { watch->finished(g); };
         auto started =

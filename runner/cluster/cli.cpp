@@ -85,24 +85,34 @@ std::string shard_counts(const std::vector<TaskState>& tasks) {
   return out.empty() ? "no shard task left in the queue" : out;
 }
 
-// Follows a submitted run until its merge job is over. New lines of the coordinator's log are shown as they come.
-// With `web`, a live page of the run is served meanwhile, fed from the shards' journal segments.
-int follow(const std::string& out, const Jobs& jobs, const config::Config& c, const std::string& web,
+// The live page of a run on the cluster (slurm --web), fed from the shards' journal segments by the process that
+// follows the run. Started before anything is submitted: a port in use is an error while nothing runs yet.
+struct LivePage {
+  std::unique_ptr<web::LiveState> state;
+  std::unique_ptr<web::JournalFeed> feed;
+  std::unique_ptr<web::WebServer> server;  // last: stopped before what it reads goes away
+};
+
+std::optional<LivePage> start_live_page(const std::string& web, const std::string& out) {
+  if (web.empty()) return std::nullopt;
+  auto address = config::parse_listen_address(web, config::DEFAULT_WEB_PORT);
+  if (!address) throw config::ConfigError("--web: '" + web + "': " + address.error());
+  LivePage page;
+  page.state = std::make_unique<web::LiveState>("slurm: " + out);
+  page.feed = std::make_unique<web::JournalFeed>(*page.state, out);
+  auto started = web::WebServer::start(*address, *page.state);
+  if (!started) throw config::ConfigError(started.error());
+  page.server = std::move(*started);
+  std::cerr << "Live page: " << page.server->url() << std::endl;
+  return page;
+}
+
+// Follows a submitted run until its merge job is over. New lines of the coordinator's log are shown as they come,
+// and the live page (when there is one) is fed meanwhile.
+int follow(const std::string& out, const Jobs& jobs, const config::Config& c, std::optional<LivePage> page,
            const std::atomic<bool>* stop) {
-  std::optional<web::LiveState> live;
-  std::optional<web::JournalFeed> feed;
-  std::unique_ptr<web::WebServer> server;
+  web::JournalFeed* feed = page ? page->feed.get() : nullptr;
   size_t feed_warnings = 0;
-  if (!web.empty()) {
-    auto address = config::parse_listen_address(web, config::DEFAULT_WEB_PORT);
-    if (!address) throw config::ConfigError("--web: '" + web + "': " + address.error());
-    live.emplace("slurm: " + out);
-    feed.emplace(*live, out);
-    auto started = web::WebServer::start(*address, *live);
-    if (!started) throw config::ConfigError(started.error());
-    server = std::move(*started);
-    std::cerr << "Live page: " << server->url() << std::endl;
-  }
   auto last_note = std::chrono::steady_clock::now() - std::chrono::hours(1);
   auto feed_page = [&](bool final) {
     if (!feed) return;
@@ -259,7 +269,8 @@ int SlurmCli::run(const config::CliOptions& tournament, const std::vector<std::s
     auto jobs = read_jobs(attach_);
     if (!jobs) throw config::ConfigError(jobs_file(attach_) + ": no submitted run there");
     config::Config c;
-    return follow(attach_, *jobs, c, tournament.web_option() == "off" ? "" : tournament.web_option(), stop);
+    return follow(attach_, *jobs, c,
+                  start_live_page(tournament.web_option() == "off" ? "" : tournament.web_option(), attach_), stop);
   }
 
   config::Config c = tournament.build();
@@ -301,6 +312,7 @@ int SlurmCli::run(const config::CliOptions& tournament, const std::vector<std::s
               << "  sbatch --parsable --dependency=afterany:ARRAY:COORD " << (dir / "merge.sbatch").string() << "\n";
     return 0;
   }
+  std::optional<LivePage> page = start_live_page(c.web, out);
   // The array is held until the coordinator is queued: on a busy cluster the coordinator must not wait behind it.
   auto array = sbatch((dir / "shards.sbatch").string(), {"--hold"});
   if (!array)
@@ -325,7 +337,7 @@ int SlurmCli::run(const config::CliOptions& tournament, const std::vector<std::s
                               ", or cancel the run with --cancel " + out + ")");
   std::fprintf(c.json ? stderr : stdout, "Submitted: shards %s_[0-%d], coordinator %s, merge %s; output %s\n",
                array->c_str(), shards_ - 1, coordinator->c_str(), merge->c_str(), out.c_str());
-  return follow(out, Jobs{*array, *coordinator, *merge}, c, c.web, stop);
+  return follow(out, Jobs{*array, *coordinator, *merge}, c, std::move(page), stop);
 }
 
 void CoordinateCli::add_to(CLI::App& app) {

@@ -33,7 +33,11 @@ void CsaGameFollower::progress(const csa::CsaGameProgress& p) {
     m.move = p.moves[i];
     m.time_ms = i < p.times_s.size() ? p.times_s[i] * 1000 : 0;
     game_.moves.push_back(m);
-    watcher_.moved(m, clocks);
+    // Moves that came in one report (a move the server queued before its turn) each get the side to move after
+    // them; the clocks are the report's.
+    game::ClockView after = clocks;
+    if ((p.moves.size() - 1 - i) % 2 == 1) after.running = ~p.to_move;
+    watcher_.moved(m, after);
   }
   watcher_.search_started(clocks);
 }

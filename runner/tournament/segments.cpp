@@ -39,10 +39,6 @@ std::string file_part(std::string text) {
   return text.empty() ? "host" : text;
 }
 
-bool is_segment_name(const std::string& name) {
-  return name.starts_with("shard-") && name.ends_with(".jsonl") && name.find("-of-") != std::string::npos;
-}
-
 // A line read from a segment, before the choice of one history per pair.
 struct Candidate {
   const JournalGame* game;
@@ -81,6 +77,35 @@ std::string run_difference(const JournalHeader& was, const JournalHeader& now, c
   if (was.identity.has_value() != now.identity.has_value())
     return "one header records the engine binaries and the other does not (a journal from an older version)";
   return {};
+}
+
+bool is_segment_name(const std::string& name) {
+  return name.starts_with("shard-") && name.ends_with(".jsonl") && name.find("-of-") != std::string::npos;
+}
+
+std::vector<size_t> kept_pair_lines(const std::vector<const JournalGame*>& lines, int games_per_pair, bool& complete) {
+  // The pair's attempts in order, each with its lines in reading order.
+  std::map<int, std::vector<size_t>> attempts;
+  for (size_t i = 0; i < lines.size(); ++i) attempts[lines[i]->attempt].push_back(i);
+  std::vector<size_t> kept;
+  complete = false;
+  for (const auto& [attempt, indices] : attempts) {
+    if (complete) break;  // beyond the kept attempt: another process's play of the pair
+    // One line per game of the attempt, and none after the line that voided it (on one machine the pair is
+    // replayed at once after it; a later line is another process's).
+    bool taken[2] = {false, false}, voided = false;
+    int games = 0;
+    for (size_t i : indices) {
+      const JournalGame& g = *lines[i];
+      if (voided || taken[g.game_in_pair]) continue;
+      taken[g.game_in_pair] = true;
+      ++games;
+      voided = g.replay;
+      kept.push_back(i);
+    }
+    complete = games == games_per_pair && !voided;
+  }
+  return kept;
 }
 
 std::expected<MergedJournal, std::string> read_segments(const std::string& out_dir, const JournalHeader* expected,
@@ -167,31 +192,15 @@ std::expected<MergedJournal, std::string> read_segments(const std::string& out_d
   }
   const int gpp = reads.empty() ? 2 : reads.front().contents.header->games_per_pair;
   for (auto& [pair, candidates] : pairs) {
-    // The pair's attempts in order, each with its lines in reading order.
-    std::map<int, std::vector<Candidate>> attempts;
-    for (const Candidate& c : candidates) attempts[c.game->attempt].push_back(c);
+    std::vector<const JournalGame*> games;
+    games.reserve(candidates.size());
+    for (const Candidate& c : candidates) games.push_back(c.game);
     bool complete = false;
-    for (auto& [attempt, lines] : attempts) {
-      if (complete) {  // beyond the kept attempt: another process's play of the pair
-        merged.duplicates += int64_t(lines.size());
-        continue;
-      }
-      // One line per game of the attempt, and none after the line that voided it (on one machine the pair is
-      // replayed at once after it; a later line is another process's).
-      bool taken[2] = {false, false}, voided = false;
-      int kept = 0;
-      for (const Candidate& c : lines) {
-        if (voided || taken[c.game->game_in_pair]) {
-          ++merged.duplicates;
-          continue;
-        }
-        taken[c.game->game_in_pair] = true;
-        ++kept;
-        voided = c.game->replay;
-        merged.games.push_back(*c.game);
-        if (keep_lines) merged.lines.push_back(*c.line);
-      }
-      complete = kept == gpp && !voided;
+    const std::vector<size_t> kept = kept_pair_lines(games, gpp, complete);
+    merged.duplicates += int64_t(candidates.size() - kept.size());
+    for (size_t i : kept) {
+      merged.games.push_back(*candidates[i].game);
+      if (keep_lines) merged.lines.push_back(*candidates[i].line);
     }
     ++(complete ? merged.complete_pairs : merged.incomplete_pairs);
   }

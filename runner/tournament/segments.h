@@ -64,6 +64,14 @@ std::string host_name();
 // identity. Empty when they do, else the difference in a few words (`recorded_name` names the first).
 std::string run_difference(const JournalHeader& recorded, const JournalHeader& now, const std::string& recorded_name);
 
+// Whether a file name is a segment's (shard-<I>-of-<N>.<start>.<host>.<pid>.jsonl).
+bool is_segment_name(const std::string& file_name);
+
+// The merge's rule for one pair: of its lines in reading order, the ones kept (their indices, in the merged order):
+// per attempt in ascending order, the first line of each game of the pair and none after a line that voided the
+// attempt, up to the first complete attempt that is not void. `complete`: whether the kept history ends in one.
+std::vector<size_t> kept_pair_lines(const std::vector<const JournalGame*>& lines, int games_per_pair, bool& complete);
+
 // Reads and merges every segment in OUT/segments. `expected`: every segment must belong to this run (a shard
 // checks the directory against itself before it adds to it); without it, every segment must agree with the first.
 // No segment at all is not an error (a shard that starts first finds none): the result is then empty.

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tournament/journal_stats.h"
 #include "tournament/report.h"
 #include "tournament/segments.h"
 #include "web/live_reporter.h"
@@ -12,7 +13,8 @@ namespace arena::web {
 
 namespace fs = std::filesystem;
 
-JournalFeed::JournalFeed(LiveState& state, std::string out) : state_(state), out_(std::move(out)) {}
+JournalFeed::JournalFeed(LiveState& state, std::string out)
+    : state_(state), out_(std::move(out)), decision_path_(tournament::decision_path(out_)) {}
 
 std::vector<std::string> JournalFeed::files() const {
   std::vector<std::string> out;
@@ -21,16 +23,16 @@ std::vector<std::string> JournalFeed::files() const {
   const fs::path segments = tournament::segments_dir(out_);
   if (fs::is_directory(segments, ec)) {
     for (const auto& entry : fs::directory_iterator(segments, ec))
-      if (entry.path().extension() == ".jsonl") out.push_back(entry.path().string());
+      if (tournament::is_segment_name(entry.path().filename().string())) out.push_back(entry.path().string());
     std::sort(out.begin(), out.end());  // by shard, then by start
-    out.push_back(tournament::decision_path(out_));
+    out.push_back(decision_path_);
     return out;
   }
   return {(fs::path(out_) / "journal.jsonl").string()};
 }
 
-void JournalFeed::read_file(const std::string& path, File& file,
-                            std::vector<std::pair<tournament::JournalGame, std::string>>& out) {
+void JournalFeed::read_file(const std::string& path, File& file, std::vector<NewLine>& out) {
+  if (file.ignored) return;
   std::ifstream in(path, std::ios::binary);
   if (!in) return;  // not there yet
   std::error_code ec;
@@ -42,57 +44,99 @@ void JournalFeed::read_file(const std::string& path, File& file,
     std::string line = text.substr(start, nl - start);
     ++file.lines;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const std::string where = path + ":" + std::to_string(file.lines) + ": ";
     if (file.lines == 1 && line.find("\"journal\"") != std::string::npos) {
       auto header = tournament::parse_journal_header(line);
       if (!header) {
-        warnings_.push_back(path + ":1: " + header.error());
-      } else if (!standings_) {
-        tournament::JournalContents contents;
-        contents.header = std::move(*header);
-        contents.header->shard.reset();
-        standings_ = tournament::standings_of(contents);
+        warnings_.push_back(where + header.error());
+        continue;
+      }
+      if (!header_) {
+        header_ = std::move(*header);
+        header_->shard.reset();
+      } else if (std::string d = tournament::run_difference(*header_, *header, "the first file read"); !d.empty()) {
+        warnings_.push_back(path + ": written for another run: " + d + "; left out");
+        file.ignored = true;
+        file.offset += start;
+        return;
       }
       continue;
     }
     auto game = tournament::parse_journal_game(line);
     if (!game) {
-      warnings_.push_back(path + ":" + std::to_string(file.lines) + ": " + game.error());
+      warnings_.push_back(where + game.error());
       continue;
     }
-    out.emplace_back(std::move(*game), std::move(line));
+    out.push_back({std::move(*game), std::move(line), path == decision_path_});
   }
   file.offset += start;  // a line without its newline yet is read again next time, whole
 }
 
+std::vector<size_t> JournalFeed::kept(int64_t pair, bool& from_decision) const {
+  from_decision = decided_.contains(pair);
+  const auto& source = from_decision ? decided_ : lines_;
+  auto it = source.find(pair);
+  if (it == source.end()) return {};
+  std::vector<const tournament::JournalGame*> lines;
+  lines.reserve(it->second.size());
+  for (const auto& g : it->second) lines.push_back(&g);
+  bool complete = false;
+  return tournament::kept_pair_lines(lines, header_ ? header_->games_per_pair : 2, complete);
+}
+
 int64_t JournalFeed::poll() {
-  std::vector<std::pair<tournament::JournalGame, std::string>> fresh;
+  std::vector<NewLine> fresh;
   for (const std::string& path : files()) read_file(path, files_[path], fresh);
-  int64_t added = 0;
-  for (auto& [game, line] : fresh) {
-    // Two processes may have played one pair (a requeued shard overlapping its predecessor), and the coordinator
-    // copies decided pairs: one copy counts.
-    if (!seen_.insert({game.pair, game.game_in_pair, game.attempt}).second) continue;
-    if (!standings_) {
-      tournament::JournalContents no_header;
-      standings_ = tournament::standings_of(no_header);
-    }
-    standings_->tally.add(game);
-    FinishedGame f;
-    f.game = game.game;
-    f.attempt = game.attempt;
-    f.replay = game.replay;
-    f.black = game.black;
-    f.white = game.white;
-    f.result = result_text(game.outcome);
-    f.termination = std::string(to_string(game.termination));
-    f.detail = game.detail;
-    f.plies = game.plies;
-    state_.add_finished(std::move(f), std::move(line));
-    ++added;
+  for (NewLine& n : fresh) {
+    auto& lines = (n.decided ? decided_ : lines_)[n.game.pair];
+    n.index = lines.size();
+    lines.push_back(n.game);
   }
-  games_ += added;
-  if (added > 0 || (standings_ && games_ == 0)) publish_standings();
-  return added;
+  for (NewLine& n : fresh) {
+    // The list shows each game once: a copy from an overlapping process, or one the merge leaves out, is not added.
+    bool from_decision = false;
+    const std::vector<size_t> kept_lines = kept(n.game.pair, from_decision);
+    if (from_decision != n.decided || std::find(kept_lines.begin(), kept_lines.end(), n.index) == kept_lines.end())
+      continue;
+    if (!listed_.insert({n.game.pair, n.game.game_in_pair, n.game.attempt}).second) continue;
+    FinishedGame f;
+    f.game = n.game.game;
+    f.attempt = n.game.attempt;
+    f.replay = n.game.replay;
+    f.black = n.game.black;
+    f.white = n.game.white;
+    f.result = result_text(n.game.outcome);
+    f.termination = std::string(to_string(n.game.termination));
+    f.detail = n.game.detail;
+    f.plies = n.game.plies;
+    state_.add_finished(std::move(f), std::move(n.line));
+  }
+  if (!fresh.empty() || (header_ && standings_json_.empty())) tally();
+  return int64_t(fresh.size());
+}
+
+// The standings from every pair's kept lines, as `stats OUT` computes them from the same files.
+void JournalFeed::tally() {
+  tournament::JournalContents contents;
+  contents.header = header_;
+  tournament::JournalStandings st = tournament::standings_of(contents);
+  counted_ = 0;
+  std::set<int64_t> pairs;
+  for (const auto& [pair, lines] : lines_) pairs.insert(pair);
+  for (const auto& [pair, lines] : decided_) pairs.insert(pair);
+  for (int64_t pair : pairs) {
+    bool from_decision = false;
+    const auto& lines = (decided_.contains(pair) ? decided_ : lines_).at(pair);
+    for (size_t i : kept(pair, from_decision)) {
+      st.tally.add(lines[i]);
+      ++counted_;
+    }
+  }
+  tournament::Summary summary;
+  summary.info = st.info;
+  standings_json_ = tournament::summary_json(st.tally, summary);
+  status_ = tournament::status_line(st.tally, st.info);
+  publish_standings();
 }
 
 void JournalFeed::set_note(std::string note) {
@@ -102,15 +146,8 @@ void JournalFeed::set_note(std::string note) {
 }
 
 void JournalFeed::publish_standings() {
-  if (!standings_) {
-    state_.set_standings({}, note_.empty() ? "waiting for the first games" : "waiting for the first games; " + note_);
-    return;
-  }
-  tournament::Summary summary;
-  summary.info = standings_->info;
-  std::string status = tournament::status_line(standings_->tally, standings_->info);
-  if (!note_.empty()) status += "\n" + note_;
-  state_.set_standings(tournament::summary_json(standings_->tally, summary), status);
+  const std::string status = status_.empty() ? "waiting for the first games" : status_;
+  state_.set_standings(standings_json_, note_.empty() ? status : status + "\n" + note_);
 }
 
 }  // namespace arena::web

@@ -289,6 +289,8 @@ function replayUnavailable(n, why) {
   document.getElementById("replay-board").innerHTML = "";
   document.getElementById("replay-moves").innerHTML = "";
   document.getElementById("replay-info").textContent = "";
+  document.getElementById("replay-extra").innerHTML = "";
+  document.getElementById("r-ply").textContent = "";
 }
 function step(to) {
   if (!replay) return;

@@ -43,11 +43,12 @@ shogi::Color side_to_move(const std::string& sfen) {
   return space != std::string::npos && sfen.compare(space, 3, " w ") == 0 ? shogi::WHITE : shogi::BLACK;
 }
 
-// The time a flagged engine took, from the detail the game wrote ("... used 1234.5 ms, allowed ..." or "...
-// answered stop after 1234.5 ms"); -1 when it never answered.
+// The time a flagged engine took, from the detail the game wrote ("black (name) used 1234.5 ms, allowed ..." or
+// "... it answered stop after 1234.5 ms"); -1 when it never answered. The last match: an engine's name may hold
+// the same words.
 int64_t forfeit_used_ms(const std::string& detail) {
   for (std::string_view key : {" used ", " answered stop after "}) {
-    const size_t at = detail.find(key);
+    const size_t at = detail.rfind(key);
     if (at == std::string::npos) continue;
     const char* start = detail.c_str() + at + key.size();
     char* end = nullptr;
@@ -134,6 +135,9 @@ std::vector<MoveTiming> move_timings(const PlayedGame& game) {
                                          game::Clock((*controls)[shogi::WHITE])};
   // The reconstruction never flags: the game's own verdicts are in its result.
   const Micros never(int64_t(1) << 50);
+  // A recorded time is the runner's measure rounded down to the millisecond: charging it plus half a millisecond
+  // leaves no drift in the engine's favour over a long game with an increment.
+  const Micros rounding(500);
   shogi::Color mover = side_to_move(game.start_sfen);
   for (size_t i = 0; i < game.moves.size(); ++i, mover = ~mover) {
     const MoveRecord& m = game.moves[i];
@@ -144,7 +148,7 @@ std::vector<MoveTiming> move_timings(const PlayedGame& game) {
     if (auto allowed = clocks[mover].allowed()) t.given_ms = allowed->count() / 1000;
     t.used_ms = m.time_ms;
     out.push_back(t);
-    clocks[mover].charge(Micros(m.time_ms * 1000), never);
+    clocks[mover].charge(Micros(m.time_ms * 1000) + rounding, never);
   }
   if (game.result.termination == Termination::TimeForfeit) {
     MoveTiming t;

@@ -6,8 +6,8 @@
 //
 // The time given is not in the journal: it is the clock's allowance before the move (main time left plus the
 // increment or byoyomi, or the movetime), reconstructed from the game's time control and its recorded move times
-// by the runner's own clock rules (game/clock.h). Recorded times are whole milliseconds, so the reconstruction
-// may drift by under a millisecond per move from the clock the runner kept.
+// by the runner's own clock rules (game/clock.h). Recorded times are the runner's measures rounded down to whole
+// milliseconds; each is charged with half a millisecond more, so the reconstruction has no drift on average.
 
 #include <cstddef>
 #include <cstdint>

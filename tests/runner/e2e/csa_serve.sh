@@ -55,7 +55,7 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 [ -n "$board" ] || fail "no board of alice against bob on the live page: ${state:0:500}"
-grep -q '"status":"CSA server on 127.0.0.1:0: 1 game in progress, 0 finished"' <<<"$state" ||
+grep -q '"status":"CSA server on 127.0.0.1: 1 game in progress, 0 finished"' <<<"$state" ||
   fail "the page's status: ${state:0:300}"
 wait $bob || fail "bob's client exited with $? ($(cat "$TMP/bob.out"))"
 wait $alice || fail "alice's client exited with $? ($(cat "$TMP/alice.out"))"

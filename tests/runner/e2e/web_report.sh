@@ -71,6 +71,7 @@ devtools=$DEVTOOLS
   shot "$OUTPUT/web_report.png" \
   eval 'document.getElementById("r-first").click(); document.getElementById("r-ply").textContent' \
   eval 'document.querySelector("#games tr[data-replay=\"-1\"]").click(); document.getElementById("replay-title").textContent' \
+  eval 'document.getElementById("replay-extra").innerHTML + document.getElementById("replay-board").innerHTML' \
   eval '[...document.getElementById("f-termination").options].map(o => o.value).join("|")' \
   >"$TMP/probe.out" 2>&1 || fail "the report did not render cleanly: $(cat "$TMP/probe.out")"
 mapfile -t seen <"$TMP/probe.out"
@@ -85,5 +86,6 @@ grep -q '^"Game [0-9]*: .*time-forfeit' <<<"${seen[7]}" || fail "no replay open:
 [ "${seen[8]}" -ge 1 ] || fail "no score line in the replay: ${seen[8]}"
 grep -q ' ply 0 / ' <<<"${seen[9]}" || fail "the replay did not go to the start: ${seen[9]}"
 grep -q 'not available (its moves are not in the report' <<<"${seen[10]}" || fail "a game without moves: ${seen[10]}"
-[ "${seen[11]}" = '"|time-forfeit"' ] || fail "the termination filter's choices: ${seen[11]}"
+[ "${seen[11]}" = '""' ] || fail "the last game's board or charts stayed beside a game without moves: ${seen[11]:0:80}"
+[ "${seen[12]}" = '"|time-forfeit"' ] || fail "the termination filter's choices: ${seen[12]}"
 pass "the report in Chromium: charts, ${seen[3]} time loss(es) marked, a replay, filters, no console error"

@@ -46,8 +46,9 @@ tournament::JournalHeader header(int shard) {
   return h;
 }
 
-// The journal line of game `index` (pair index / 2), a resignation of white's after 7g7f 3c3d.
-std::string game_line(int64_t index, int attempt = 0) {
+// The journal line of game `index` (pair index / 2), a resignation of white's after 7g7f 3c3d; `replay`: a game
+// that voided its pair's attempt.
+std::string game_line(int64_t index, int attempt = 0, bool replay = false) {
   PlayedGame g = testing::make_game("startpos", {{"7g7f", 10}, {"3c3d", 10}}, Outcome::BlackWin, Termination::Resign);
   tournament::ScheduledGame s;
   s.index = index;
@@ -58,7 +59,7 @@ std::string game_line(int64_t index, int attempt = 0) {
   const std::string engines[2] = {"A", "B"};
   g.names[shogi::BLACK] = engines[s.black];
   g.names[shogi::WHITE] = engines[s.white];
-  return tournament::journal_line(s, attempt, false, g);
+  return tournament::journal_line(s, attempt, replay, g);
 }
 
 void append(const fs::path& file, const std::string& text) {
@@ -101,18 +102,46 @@ TEST_CASE("JournalFeed: the shards' new games reach the page once each, a line b
   CHECK(feed.poll() == 1);
   CHECK(state.journal_line(2) == line);
 
-  // A copy (an overlapping requeued shard, the coordinator's decision file) counts once; a garbled line is named.
-  append(seg1, game_line(0) + "\n{garbled\n");
-  append(tournament::decision_path(out), game_line(1) + "\n");
-  CHECK(feed.poll() == 0);
+  // A copy (an overlapping requeued shard) counts once.
+  append(seg1, game_line(0) + "\n");
+  CHECK(feed.poll() == 1);
   CHECK(journaled(state) == 3);
-  REQUIRE(feed.warnings().size() == 1);
-  CHECK(feed.warnings()[0].find(seg1.string() + ":4: ") == 0);
 
-  // A later attempt of a pair is a game of its own.
+  // A later attempt of a complete pair is another process's play of it: read, but neither counted nor listed, as
+  // the merge leaves it out.
   append(seg0, game_line(1, 1) + "\n");
   CHECK(feed.poll() == 1);
-  CHECK(feed.games() == 4);
+  CHECK(feed.games() == 3);
+  CHECK(journaled(state) == 3);
+  CHECK(state.update_json().find("\"finished_total\":3") != std::string::npos);
+
+  // A voided attempt is replayed: its games and the next attempt's are all listed, and the standings count the
+  // replay's (a void game counts among the journaled lines, not the scored ones).
+  append(seg1, game_line(6, 0, true) + "\n" + game_line(6, 1) + "\n" + game_line(7, 1) + "\n");
+  CHECK(feed.poll() == 3);
+  CHECK(feed.games() == 6);
+  CHECK(state.update_json().find("\"finished_total\":6") != std::string::npos);
+
+  // The same games as the merge of the same files (`stats OUT`, `merge`).
+  auto merged = tournament::read_segments(out, nullptr);
+  REQUIRE(merged.has_value());
+  CHECK(int64_t(merged->games.size()) == feed.games());
+
+  // A garbled line is left out with a warning naming it (the merge refuses the file: the page goes on).
+  append(seg1, "{garbled\n");
+  CHECK(feed.poll() == 0);
+  REQUIRE(feed.warnings().size() == 1);
+  CHECK(feed.warnings()[0].find(seg1.string() + ":7: ") == 0);
+
+  // A segment of another run (other engines) is left out with a warning naming it.
+  const fs::path other = fs::path(tournament::segments_dir(out)) / "shard-0-of-2.20261125T110000Z.host.3.jsonl";
+  tournament::JournalHeader h = header(0);
+  h.engines = {"A", "C"};
+  append(other, tournament::to_json(h) + "\n" + game_line(4) + "\n");
+  CHECK(feed.poll() == 0);
+  REQUIRE(feed.warnings().size() == 2);
+  CHECK(feed.warnings()[1].find(other.string() + ": written for another run: ") == 0);
+  CHECK(feed.games() == 6);
 
   feed.set_note("Slurm shards: 2 RUNNING");
   CHECK(state.update_json().find("Slurm shards: 2 RUNNING") != std::string::npos);
@@ -132,4 +161,46 @@ TEST_CASE("JournalFeed: a one-machine run's journal.jsonl, or the file itself") 
   CHECK(a.poll() == 1);
   CHECK(b.poll() == 1);
   CHECK(journaled(by_dir) == 2);
+}
+
+TEST_CASE("JournalFeed: the pairs an SPRT was decided on come from the decision file, as the merge takes them") {
+  TempDir dir;
+  const std::string out = dir.path.string();
+  LiveState state("slurm");
+  JournalFeed feed(state, out);
+  fs::create_directories(tournament::segments_dir(out));
+  const fs::path seg0 = fs::path(tournament::segments_dir(out)) / "shard-0-of-2.20261125T100000Z.host.1.jsonl";
+  append(seg0, tournament::to_json(header(0)) + "\n" + game_line(0) + "\n");
+  CHECK(feed.poll() == 1);
+  CHECK(feed.games() == 1);
+  // The decision file holds pair 0 as the coordinator saw it: both games (the second one not in any segment yet).
+  tournament::JournalHeader h = header(0);
+  h.shard.reset();
+  append(tournament::decision_path(out), tournament::to_json(h) + "\n" + game_line(0) + "\n" + game_line(1) + "\n");
+  CHECK(feed.poll() == 2);
+  CHECK(feed.games() == 2);
+  // A late copy of game 1 in a segment changes nothing.
+  append(seg0, game_line(1) + "\n");
+  CHECK(feed.poll() == 1);
+  CHECK(feed.games() == 2);
+  CHECK(state.update_json().find("\"finished_total\":2") != std::string::npos);
+  auto merged = tournament::read_segments(out, nullptr);
+  REQUIRE(merged.has_value());
+  CHECK(int64_t(merged->games.size()) == feed.games());
+}
+
+TEST_CASE("JournalFeed: a journal cut and written again is read again from its start") {
+  TempDir dir;
+  const fs::path journal = dir.path / "journal.jsonl";
+  tournament::JournalHeader h = header(0);
+  h.shard.reset();
+  append(journal, tournament::to_json(h) + "\n" + game_line(0) + "\n" + game_line(1) + "\n");
+  LiveState state("j");
+  JournalFeed feed(state, journal.string());
+  CHECK(feed.poll() == 2);
+  { std::ofstream cut(journal, std::ios::trunc); cut << tournament::to_json(h) << "\n"; }
+  append(journal, game_line(2) + "\n");
+  CHECK(feed.poll() == 1);
+  CHECK(feed.games() == 3);
+  CHECK(feed.warnings().empty());
 }

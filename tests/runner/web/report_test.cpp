@@ -46,8 +46,10 @@ TEST_CASE("move_timings: a Fischer clock gives remaining + increment, and keeps 
   CHECK(t[0].used_ms == 3000);
   CHECK(t[1].mover == shogi::WHITE);
   CHECK(t[1].given_ms == 10100);
-  CHECK(t[2].given_ms == 7200);   // 10,000 + 100 - 3,000 left, plus the next increment
-  CHECK(t[3].given_ms == 9700);   // 10,000 + 100 - 500 + 100
+  // 10,000 + 100 - 3,000.5 left (a recorded time is rounded down: half a millisecond is added back), plus the
+  // next increment, rounded down.
+  CHECK(t[2].given_ms == 7199);
+  CHECK(t[3].given_ms == 9699);  // 10,000 + 100 - 500.5 + 100
   for (const MoveTiming& m : t) CHECK_FALSE(m.forfeit);
 }
 
@@ -59,7 +61,7 @@ TEST_CASE("move_timings: byoyomi per side, opening moves left out, white to move
     CHECK(t[0].given_ms == 1000);
     CHECK(t[2].given_ms == 1000);  // byoyomi is never banked
     CHECK(t[1].given_ms == 5500);
-    CHECK(t[3].given_ms == 2500);  // 2,000 left of the main time, plus the byoyomi
+    CHECK(t[3].given_ms == 2499);  // 1,999.5 left of the main time, plus the byoyomi
   }
   SUBCASE("the opening is not the engines'") {
     PlayedGame g = timed_game("10+0", {{"7g7f", 0}, {"3c3d", 0}, {"2g2f", 4000}, {"8c8d", 1000}});
@@ -106,6 +108,9 @@ TEST_CASE("move_timings: the move that lost on time, from the game's own detail"
   CHECK(move_timings(g)[1].used_ms == 1500);
   g.result.detail = "white (x) did not move within 1000.0 ms + 100.0 ms margin and then exited";
   CHECK(move_timings(g)[1].used_ms == -1);
+  // An engine named with the same words.
+  g.result.detail = "white (it used 5 ms) used 1234.5 ms, allowed 1000.0 ms + 100.0 ms margin";
+  CHECK(move_timings(g)[1].used_ms == 1234);
 }
 
 namespace {
