@@ -20,7 +20,6 @@ class CsaGameFollower {
   void progress(const csa::CsaGameProgress& report);
   // The game so far: names, start position, time control ("300+10", "0+10b") and moves with the T of each.
   const PlayedGame& game() const { return game_; }
-  PlayedGame& game() { return game_; }
 
  private:
   game::GameWatcher& watcher_;

@@ -62,12 +62,8 @@ class Relay {
   // On the server's thread. The watcher is a live view's, which copies under a lock of its own: called from here
   // rather than from the game's thread, it is still never called after remove_game.
   void progress(const csa::CsaGameProgress& p) {
-    // Game_ID: <event>+<game name>+<black>+<white>+<timestamp>.
-    const size_t first = p.game_id.find('+');
-    if (first == std::string::npos) return;
-    const std::string name = p.game_id.substr(first + 1, p.game_id.find('+', first + 1) - first - 1);
     std::lock_guard lock(mutex_);
-    if (auto it = followers_.find(name); it != followers_.end()) it->second->progress(p);
+    if (auto it = followers_.find(p.game_name); it != followers_.end()) it->second->progress(p);
   }
 
   std::mutex mutex_;

@@ -35,6 +35,7 @@ struct CsaFinishedGame {
 // A game on the server as a live view follows it: sent when it starts and after each move (on_game_progress).
 struct CsaGameProgress {
   std::string game_id;
+  std::string game_name;               // e.g. "testgame-300-10F"
   std::string names[shogi::COLOR_NB];  // black, white (login names)
   std::string start_sfen;              // before the Position block's moves
   std::vector<shogi::Move> moves;      // every move so far, the Position block's first

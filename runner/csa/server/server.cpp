@@ -462,6 +462,7 @@ void ServerCore::on_game_progress(const ServerGame& game) {
   CsaGameProgress p;
   const GameSetup& s = game.setup();
   p.game_id = s.game_id;
+  p.game_name = s.game_name;
   p.names[0] = s.names[0];
   p.names[1] = s.names[1];
   p.start_sfen = game.start_sfen();

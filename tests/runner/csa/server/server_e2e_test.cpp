@@ -545,6 +545,7 @@ TEST_CASE("on_game_progress: the start and each move, in order, before the end; 
   REQUIRE(seen.size() == 3);
   for (size_t i = 0; i < 3; ++i) {
     CHECK(seen[i].game_id == p.id);
+    CHECK(seen[i].game_name == "progress-300-10F");
     CHECK(seen[i].moves.size() == i);
     CHECK(seen[i].times_s.size() == i);
     CHECK(seen[i].to_move == (i % 2 == 0 ? shogi::BLACK : shogi::WHITE));
