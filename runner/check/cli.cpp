@@ -7,6 +7,7 @@
 #include "check/checks.h"
 #include "config/engine_keys.h"
 #include "config/load.h"
+#include "process/find_executable.h"
 
 namespace arena::check {
 
@@ -40,9 +41,7 @@ int CheckCli::run(const std::atomic<bool>* interrupt) const {
   config::apply_engine_settings(*settings, options.engine);
   options.engine.command = config::resolve_command(*settings->cmd, "");
   if (options.engine.command.empty()) {
-    std::cerr << "shogi-arena: error: --engine: engine command '" << *settings->cmd << "' "
-              << (settings->cmd->find('/') != std::string::npos ? "is not an executable file"
-                                                                : "was not found on PATH or in /usr/games")
+    std::cerr << "shogi-arena: error: --engine: engine command " << process::not_found_text(*settings->cmd)
               << std::endl;
     return 2;
   }

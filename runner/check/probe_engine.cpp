@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "game/engine_exit.h"
+#include "game/engine_start.h"
 #include "process/engine_process.h"
 
 namespace arena::check {
@@ -44,38 +45,18 @@ std::expected<ProbeEngine::Startup, std::string> ProbeEngine::start_once(Millis 
   std::error_code ec;
   const auto size = std::filesystem::file_size(stderr_path_, ec);
   stderr_offset_ = ec ? 0 : std::int64_t(size);  // this run's stderr starts here
-  process::ProcessSpec spec;
-  spec.executable = config_.command;
-  spec.args = config_.args;
-  spec.working_dir = config_.working_dir;
-  spec.stderr_log = stderr_path_;
-  spec.io_log = config_.io_log;
-  spec.name = config_.name;
-  auto proc = process::EngineProcess::start(std::move(spec));
-  if (!proc) return std::unexpected(proc.error());
-  client_ = std::make_unique<usi::UsiClient>(std::move(*proc));
+  game::EngineConfig config = config_;
+  config.startup_timeout = timeout;
+  game::StartSetup setup;
+  setup.stderr_log = stderr_path_;
+  auto started = game::start_engine(config, std::move(setup));
+  if (!started) {
+    client_ = std::move(started.error().client);
+    return std::unexpected(started.error().what);
+  }
+  client_ = std::move(started->client);
   client_->set_go_quirks(quirks_);
-
-  Startup times;
-  auto t0 = SteadyClock::now();
-  usi::Result r = client_->handshake(t0 + timeout);
-  times.usiok = std::chrono::duration_cast<Millis>(SteadyClock::now() - t0);
-  if (r.status == usi::Status::Timeout)
-    return std::unexpected("no usiok within " + std::to_string(timeout.count()) + " ms");
-  if (!r.ok()) return std::unexpected("exited during the handshake (" + exit_text() + ")");
-  for (const auto& [name, value] : config_.options)
-    if (auto s = client_->set_option(name, value); !s.ok()) return std::unexpected("setoption " + name + ": " + s.text);
-  // As a tournament does: the engine hears whether it will ponder.
-  bool ponder_given = false;
-  for (const auto& option : config_.options) ponder_given |= usi::iequals(option.first, "USI_Ponder");
-  if (!ponder_given) client_->set_option("USI_Ponder", config_.ponder ? "true" : "false");
-  t0 = SteadyClock::now();
-  r = client_->is_ready(t0 + timeout);
-  times.readyok = std::chrono::duration_cast<Millis>(SteadyClock::now() - t0);
-  if (r.status == usi::Status::Timeout)
-    return std::unexpected("no readyok within " + std::to_string(timeout.count()) + " ms");
-  if (!r.ok()) return std::unexpected("exited before readyok (" + exit_text() + ")");
-  return times;
+  return Startup{started->usiok, started->readyok};
 }
 
 ProbeEngine::Search ProbeEngine::search(std::string_view position_line, const usi::GoParams& go, Millis wait,
@@ -170,17 +151,7 @@ std::string ProbeEngine::exit_text() {
   if (!client_) return "not started";
   // A dying process may still be closing: give it a moment to be reaped so its signal can be named.
   for (int i = 0; i < 50 && !client_->process().poll_exit(); ++i) ::usleep(10000);
-  std::string text = game::describe_exit(client_->process());
-  std::ifstream err(stderr_path_);
-  err.seekg(stderr_offset_);
-  std::string line, last;
-  while (std::getline(err, line))
-    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
-  if (!last.empty()) {
-    if (last.size() > 160) last = last.substr(0, 160) + "...";
-    text += "; stderr: '" + last + "'";
-  }
-  return text;
+  return game::describe_exit(client_->process(), {stderr_path_, std::uintmax_t(stderr_offset_)});
 }
 
 bool ProbeEngine::quit(Millis grace) {

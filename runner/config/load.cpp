@@ -1,25 +1,19 @@
 #include "config/load.h"
 
 #include <strings.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <set>
 
 #include "config/engine_keys.h"
 #include "config/values.h"
+#include "process/find_executable.h"
 
 namespace arena::config {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-bool executable(const fs::path& p) {
-  std::error_code ec;
-  return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
-}
 
 [[noreturn]] void fail(const std::string& where, const std::string& what) { throw ConfigError(where + ": " + what); }
 
@@ -34,21 +28,9 @@ std::string resolve_path(const std::string& path, const std::string& base_dir) {
 }
 
 std::string resolve_command(const std::string& cmd, const std::string& base_dir) {
-  if (cmd.find('/') != std::string::npos) {
-    std::string p = resolve_path(cmd, base_dir);
-    return executable(p) ? p : std::string();
-  }
-  std::string dirs = std::getenv("PATH") ? std::getenv("PATH") : "/usr/local/bin:/usr/bin:/bin";
-  dirs += ":/usr/games";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    size_t colon = dirs.find(':', start);
-    std::string dir = dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-    if (!dir.empty() && executable(fs::path(dir) / cmd)) return (fs::path(dir) / cmd).string();
-    if (colon == std::string::npos) break;
-    start = colon + 1;
-  }
-  return {};
+  const std::string path = cmd.find('/') != std::string::npos ? resolve_path(cmd, base_dir) : cmd;
+  auto found = process::find_executable(path);
+  return found ? found->string() : std::string();
 }
 
 EngineSettings parse_engine_tokens(const std::vector<std::string>& tokens, const std::string& where,
@@ -107,10 +89,7 @@ Config finalize(ConfigDraft draft, std::optional<TournamentType> command) {
     apply_engine_settings(e, ec);  // every key as written; the command, name and dir are checked below
     ec.command = resolve_command(*e.cmd, "");
     if (ec.command.empty())
-      fail(e.cmd_where.empty() ? e.where : e.cmd_where,
-           "engine command '" + *e.cmd + "' " +
-               (e.cmd->find('/') != std::string::npos ? "is not an executable file"
-                                                      : "was not found on PATH or in /usr/games"));
+      fail(e.cmd_where.empty() ? e.where : e.cmd_where, "engine command " + process::not_found_text(*e.cmd));
     if (!e.name) ec.name = fs::path(*e.cmd).filename().string();
     if (!names.insert(ec.name).second)
       fail(e.where, "two engines are named '" + ec.name + "'; give each a unique name (name=...)");

@@ -36,8 +36,8 @@ EngineSettings parse_engine_tokens(const std::vector<std::string>& tokens, const
 // named by the subcommand (nullopt: the file must say `tournament:`).
 Config finalize(ConfigDraft draft, std::optional<TournamentType> command);
 
-// Resolves an engine command: a bare name is searched on PATH and in /usr/games; a relative path is taken relative
-// to `base_dir`. Empty when not found or not executable.
+// Resolves an engine command: a relative path is taken relative to `base_dir`, a bare name is looked up by
+// process::find_executable (PATH, then /usr/games). Empty when not found or not executable.
 std::string resolve_command(const std::string& cmd, const std::string& base_dir);
 
 // `path` made absolute against `base_dir` when relative (base_dir empty: the working directory).

@@ -1,4 +1,5 @@
 #include "process/command.h"
+#include "process/find_executable.h"
 
 // As in engine_process.cpp: Boost.Process v2 header-only with std::filesystem, and the includes 1.81 forgets.
 #include <boost/asio/io_context.hpp>
@@ -21,28 +22,6 @@ namespace arena::process {
 namespace asio = boost::asio;
 namespace bp = boost::process::v2;
 
-namespace {
-
-// argv[0] on PATH, as execvp would find it ("" if nowhere). Boost.Process 1.81's environment header does not
-// compile with std::filesystem, so this is done by hand.
-std::filesystem::path find_on_path(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/bin:/bin";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    const size_t colon = dirs.find(':', start);
-    std::string dir = dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-    if (dir.empty()) dir = ".";
-    const std::filesystem::path candidate = std::filesystem::path(dir) / name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-    if (colon == std::string::npos) break;
-    start = colon + 1;
-  }
-  return {};
-}
-
-}  // namespace
-
 std::string CommandResult::describe(const std::string& program) const {
   if (!started) return program + ": cannot run it: " + error;
   if (timed_out) return program + ": no answer in time (killed)";
@@ -60,14 +39,12 @@ CommandResult run_command(const std::vector<std::string>& argv, std::chrono::mil
   asio::io_context io;
   asio::readable_pipe out(io), err(io);
   boost::system::error_code ec;
-  std::filesystem::path exe = argv[0];
-  if (argv[0].find('/') == std::string::npos) {
-    exe = find_on_path(argv[0]);
-    if (exe.empty()) {
-      r.error = "not found on PATH";
-      return r;
-    }
+  const auto found = find_executable(argv[0]);
+  if (!found) {
+    r.error = not_found_text(argv[0]);
+    return r;
   }
+  const std::filesystem::path exe = *found;
   std::vector<std::string> args(argv.begin() + 1, argv.end());
   bp::process proc =
       bp::default_process_launcher()(io.get_executor(), ec, exe, args, bp::process_stdio{nullptr, out, err});

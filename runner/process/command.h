@@ -19,7 +19,7 @@ struct CommandResult {
   std::string describe(const std::string& program) const;
 };
 
-// Runs argv[0] (looked up on PATH when it has no '/') with the remaining arguments.
+// Runs argv[0] (found by find_executable) with the remaining arguments.
 CommandResult run_command(const std::vector<std::string>& argv,
                           std::chrono::milliseconds timeout = std::chrono::seconds(60));
 

@@ -22,8 +22,8 @@ class ClientEngine {
   ClientEngine(const ClientEngine&) = delete;
   ClientEngine& operator=(const ClientEngine&) = delete;
 
-  // (Re)starts the process: usi/usiok, the configured options (checked against the engine's own list),
-  // USI_Ponder when pondering, isready/readyok, all within the startup timeout. The error names the engine.
+  // (Re)starts the process as every engine is started (game/engine_start.h); an empty command is the built-in
+  // engine. The error names the engine.
   std::expected<void, std::string> start();
   // isready/readyok on a running engine (start() if it is not running).
   std::expected<void, std::string> ensure_ready();
@@ -33,7 +33,7 @@ class ClientEngine {
 
   usi::UsiClient& usi() { return *client_; }
   const game::EngineConfig& config() const { return config_; }
-  // The configured name, else the engine's `id name`, else the command.
+  // The configured name, else the engine's `id name`, else the command's file name.
   const std::string& name() const { return name_; }
   int starts() const { return starts_; }
 

@@ -151,12 +151,12 @@ class Mock {
   explicit Mock(Config c) : cfg_(std::move(c)) { record_.start("startpos"); }
 
   int run() {
-    if (cfg_.behavior == "crash-at-start") crash();
     if (cfg_.stderr_bytes > 0) {
       std::string junk(std::size_t(cfg_.stderr_bytes), 'e');
       std::fwrite(junk.data(), 1, junk.size(), stderr);
       std::fflush(stderr);
     }
+    if (cfg_.behavior == "crash-at-start") crash();
     std::string buffer;
     char chunk[4096];
     while (true) {

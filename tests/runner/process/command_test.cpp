@@ -24,7 +24,9 @@ TEST_CASE("run_command captures output and the exit code") {
 TEST_CASE("run_command: a program that is not there") {
   CommandResult r = run_command({"no-such-program-shogi-arena"});
   CHECK_FALSE(r.started);
-  CHECK(r.describe("no-such-program-shogi-arena") == "no-such-program-shogi-arena: cannot run it: not found on PATH");
+  CHECK(r.describe("no-such-program-shogi-arena") ==
+        "no-such-program-shogi-arena: cannot run it: 'no-such-program-shogi-arena' was not found on PATH or in "
+        "/usr/games");
   CHECK_FALSE(run_command({}).started);
 }
 
