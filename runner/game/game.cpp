@@ -12,6 +12,7 @@
 #include "game/engine_exit.h"
 #include "game/game.h"
 #include "game/game_watch.h"
+#include "game/record_info.h"
 #include "rules/notation.h"
 #include "usi/usi_client.h"
 
@@ -35,23 +36,6 @@ std::string ms_text(Micros t) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f ms", double(t.count()) / 1000.0);
   return buf;
-}
-
-SearchInfo record_info(usi::SearchInfo&& in) {
-  SearchInfo out;
-  out.depth = in.depth;
-  out.seldepth = in.seldepth;
-  out.nodes = in.nodes;
-  if (in.score) {
-    if (in.score->is_mate()) {
-      // "score mate +" (distance unknown) keeps only its sign; records show it as a long mate.
-      out.score_mate = in.score->value != 0 ? in.score->value : in.score->mate_sign * 999;
-    } else {
-      out.score_cp = in.score->value;
-    }
-  }
-  out.pv = std::move(in.pv);
-  return out;
 }
 
 std::optional<int> adjudication_score(const SearchInfo& info) {

@@ -17,20 +17,20 @@ enum class Outcome { None, BlackWin, WhiteWin, Draw };
 
 // Why a game ended. The loser is the side named by GameResult::outcome's opposite.
 enum class Termination {
-  None,               // still running (or never started)
-  Resign,             // `bestmove resign`
-  Checkmate,          // the side to move had no legal move
-  Sennichite,         // fourth repetition: draw
-  PerpetualCheck,     // fourth repetition with one side checking throughout: that side loses
-  Declaration,        // a valid `bestmove win` (entering-king declaration)
-  IllegalDeclaration, // `bestmove win` when the declaration rule does not hold: loss
-  IllegalMove,        // an illegal or unparsable bestmove: loss
-  TimeForfeit,        // the move arrived after the time allowed (or not at all before the flag)
-  Stall,              // no answer even after stop and the stall timeout: killed, loss
-  Disconnect,         // the engine crashed or closed its pipes: loss
-  MaxMoves,           // the ply limit: draw
-  Adjudication,       // score-based resign/draw adjudication by the runner
-  Interrupted,        // the runner stopped the game (Ctrl-C, runner error): not scored
+  None,                // still running (or never started)
+  Resign,              // `bestmove resign`
+  Checkmate,           // the side to move had no legal move
+  Sennichite,          // fourth repetition: draw
+  PerpetualCheck,      // fourth repetition with one side checking throughout: that side loses
+  Declaration,         // a valid `bestmove win` (entering-king declaration)
+  IllegalDeclaration,  // `bestmove win` when the declaration rule does not hold: loss
+  IllegalMove,         // an illegal or unparsable bestmove: loss
+  TimeForfeit,         // the move arrived after the time allowed (or not at all before the flag)
+  Stall,               // no answer even after stop and the stall timeout: killed, loss
+  Disconnect,          // the engine crashed or closed its pipes: loss
+  MaxMoves,            // the ply limit: draw
+  Adjudication,        // score-based resign/draw adjudication by the runner
+  Interrupted,         // the runner stopped the game (Ctrl-C, runner error): not scored
 };
 
 std::string_view to_string(Termination t);
@@ -42,14 +42,19 @@ struct GameResult {
   std::string detail;  // human-readable explanation, e.g. "7g7e: the pawn on 7g cannot move to 7e"
 };
 
+// The score_mate of a mate whose distance the engine did not say: longer than any real mate in a record.
+constexpr int UNKNOWN_MATE_DISTANCE = 999;
+
 // The engine's last `info` before its move, kept for records.
 struct SearchInfo {
   std::optional<int> depth;
   std::optional<int> seldepth;
-  std::optional<int> score_cp;    // from the mover's point of view
-  std::optional<int> score_mate;  // plies; negative when the mover is being mated
+  std::optional<int> score_cp;  // from the mover's point of view
+  // Plies; negative when the mover is being mated. A mate of unknown distance (`score mate +` / `score mate -`) is
+  // +/-UNKNOWN_MATE_DISTANCE (game/record_info.h).
+  std::optional<int> score_mate;
   std::optional<uint64_t> nodes;
-  std::vector<std::string> pv;    // USI moves
+  std::vector<std::string> pv;  // USI moves
 };
 
 struct MoveRecord {

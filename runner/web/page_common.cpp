@@ -204,7 +204,11 @@ function byoyomiOf(tc, side) {
 
 function scoreText(info) {
   if (!info) return "";
-  if (info.score_mate !== null && info.score_mate !== undefined) return `mate ${info.score_mate}`;
+  if (info.score_mate !== null && info.score_mate !== undefined) {
+    // +/-999: the engine said `score mate +` / `score mate -`, a mate whose distance it did not give.
+    if (Math.abs(info.score_mate) === 999) return `mate ${info.score_mate > 0 ? "+" : "-"}?`;
+    return `mate ${info.score_mate}`;
+  }
   if (info.score_cp !== null && info.score_cp !== undefined) return (info.score_cp > 0 ? "+" : "") + info.score_cp;
   return "";
 }

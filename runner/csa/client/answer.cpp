@@ -61,21 +61,6 @@ Answer decide_answer(const shogi::Position& pos, const usi::SearchResult& result
   return a;
 }
 
-SearchInfo to_record_info(const usi::SearchInfo& in) {
-  SearchInfo out;
-  out.depth = in.depth;
-  out.seldepth = in.seldepth;
-  out.nodes = in.nodes;
-  out.pv = in.pv;
-  if (in.score) {
-    if (in.score->is_mate())
-      out.score_mate = in.score->value != 0 ? in.score->value : in.score->mate_sign;
-    else
-      out.score_cp = in.score->value;
-  }
-  return out;
-}
-
 std::string floodgate_comment(const shogi::Position& before, shogi::Move played, const SearchInfo& info,
                               shogi::Color us) {
   std::optional<int> score = record::score_for_black(info, us);

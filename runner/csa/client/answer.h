@@ -30,9 +30,6 @@ struct Answer {
 Answer decide_answer(const shogi::Position& pos, const usi::SearchResult& result, const usi::SearchInfo& info,
                      bool answered, shogi::EnteringKingRule declaration_rule);
 
-// The engine's search info as the game record keeps it (a mate of unknown distance keeps only its sign: ±1).
-SearchInfo to_record_info(const usi::SearchInfo& info);
-
 // Floodgate's comment after a move, ",'* <score> <pv>": black's view, the PV in CSA from the expected reply on
 // (csa-protocol.md §7). Empty without a score; only the score when the PV does not start with the move played.
 std::string floodgate_comment(const shogi::Position& before, shogi::Move played, const SearchInfo& info,

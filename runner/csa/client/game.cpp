@@ -7,6 +7,7 @@
 #include "csa/client/relayed_move.h"
 #include "csa/client/turn_time.h"
 #include "csa/protocol/message.h"
+#include "game/record_info.h"
 #include "output/record_common.h"
 #include "rules/game_end.h"
 #include "rules/movegen.h"
@@ -316,7 +317,7 @@ class Game {
       if (!answered) engine_broken_ = true;  // a late bestmove would be taken for the next search's answer
     }
     if (result.status == usi::Status::Disconnected) engine_broken_ = true;
-    if (info.score) last_score_black_ = record::score_for_black(to_record_info(info), us_);
+    if (info.score) last_score_black_ = record::score_for_black(game::record_info(info), us_);
     decide_and_send(result, info, answered);
   }
 
@@ -346,7 +347,7 @@ class Game {
 
     std::string token = shogi::to_csa(a.move);
     std::string line = token;
-    SearchInfo rec_info = to_record_info(info);
+    SearchInfo rec_info = game::record_info(info);
     if (settings_.floodgate_comments) line += floodgate_comment(game_.position(), a.move, rec_info, us_);
     Clock::time_point sent;
     conn_.send(line, &sent);

@@ -3,7 +3,7 @@
 //
 //   mock_usi_engine [--behavior B] [--after N] [--delay-ms D] [--think-ms T] [--count N] [--random --seed S]
 //                   [--with-ponder] [--text LINE] [--stderr-bytes N] [--name NAME] [--clock]
-//                   [--threads N]
+//                   [--threads N] [--score SCORE]
 //
 // Behaviours:
 //   normal              first legal move (or a seeded random one with --random) after --think-ms; resign if none
@@ -30,6 +30,7 @@
 //   answer-infinite     like normal, but answers go infinite and go ponder at once, without waiting for stop
 //   hang-on-increment   like normal, but a go with binc or winc is answered only on stop
 // --threads N: the default its Threads option advertises (YaneuraOu's is 4).
+// --score SCORE: the score of the info line before each bestmove ("cp 0" by default; "mate +", "mate -3", ...).
 // --clock: the think time comes from go (own time / 10 + increment * 0.8, or byoyomi * 0.8 once the main time is
 // small, or movetime * 0.6) instead of --think-ms; nodes/depth searches still take --think-ms.
 // `go ponder` waits for ponderhit (then thinks) or stop (answers at once), except as said above.
@@ -72,6 +73,7 @@ struct Config {
   std::optional<std::string> text;
   long stderr_bytes = 0;
   std::string name = "MockEngine";
+  std::string score = "cp 0";
   bool clock = false;
   int threads = 1;
 };
@@ -100,6 +102,7 @@ Config parse_args(int argc, char** argv) {
     else if (a == "--text") c.text = next();
     else if (a == "--stderr-bytes") c.stderr_bytes = std::stol(next());
     else if (a == "--name") c.name = next();
+    else if (a == "--score") c.score = next();
     else if (a == "--clock")
       c.clock = true;
     else if (a == "--threads")
@@ -436,7 +439,8 @@ class Mock {
     if (m == shogi::MOVE_NONE) return say("bestmove resign");
     auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - go_time_).count();
     std::string usi = shogi::to_usi(m);
-    say("info depth 1 seldepth 1 score cp 0 nodes 1 nps 1000 time " + std::to_string(elapsed) + " pv " + usi);
+    say("info depth 1 seldepth 1 score " + cfg_.score + " nodes 1 nps 1000 time " + std::to_string(elapsed) + " pv " +
+        usi);
     std::string line = "bestmove " + usi;
     if (cfg_.with_ponder) {
       shogi::StateInfo si;

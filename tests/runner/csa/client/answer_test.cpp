@@ -98,14 +98,3 @@ TEST_CASE("answer: Floodgate's comment is black's view and the PV after the move
   info.score_cp.reset();
   CHECK(floodgate_comment(pos, *played, info, WHITE).empty());
 }
-
-TEST_CASE("answer: the record keeps a mate of unknown distance as its sign") {
-  arena::usi::SearchInfo in;
-  in.score = arena::usi::Score{arena::usi::Score::Kind::Mate, 0, -1};
-  in.depth = 9;
-  auto out = to_record_info(in);
-  CHECK(out.score_mate == -1);
-  CHECK(out.depth == 9);
-  in.score = arena::usi::Score{arena::usi::Score::Kind::Cp, 35, 0};
-  CHECK(to_record_info(in).score_cp == 35);
-}
