@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Shogi Arena needs on Debian 12, and only what is missing (safe to run again).
 #   install-deps.sh          build dependencies
-#   install-deps.sh --test   also what the test suite uses: clang-16 for fuzzing, Node.js for the cross-checks
+#   install-deps.sh --test   also what the test suite uses: clang-16 for fuzzing, jq for reading journals in the
+#                            end-to-end scripts, Node.js for the cross-checks
 #                            against shogiops / tsshogi / json-kifu-format, and real engines (fairy-stockfish,
 #                            gpsshogi), headless Chromium and a CJK font for the live page's browser test. Test
 #                            extras that cannot be installed make their tests skip, visibly.
@@ -10,7 +11,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 export DEBIAN_FRONTEND=noninteractive
 
 build_packages=(build-essential cmake libboost1.81-dev libcli11-dev libyaml-cpp-dev doctest-dev libssl-dev)
-test_packages=(clang-16 libclang-rt-16-dev fairy-stockfish gpsshogi chromium fonts-noto-cjk)
+test_packages=(clang-16 libclang-rt-16-dev fairy-stockfish gpsshogi chromium fonts-noto-cjk jq)
 packages=("${build_packages[@]}")
 with_tests=0
 if [ "${1:-}" = "--test" ]; then

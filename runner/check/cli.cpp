@@ -12,6 +12,11 @@
 namespace arena::check {
 
 void CheckCli::add_to(CLI::App& app) {
+  app.footer(
+      "Exit codes: 0 it plays reliably with the recommended settings; 1 it does not; 2 bad arguments.\n"
+      "Examples:\n"
+      "  shogi-arena check --engine cmd=/usr/games/gpsusi\n"
+      "  shogi-arena check --engine cmd=./yaneuraou option.Threads=1 --quick --json");
   app.add_option("--engine", engine_, "The engine: " + config::engine_tokens_usage(config::InTournament))
       ->required()
       ->expected(1, -1);

@@ -15,12 +15,12 @@
 #include "cluster/coordinator.h"
 #include "cluster/slurm.h"
 #include "config/config.h"
+#include "journal/segments.h"
+#include "tournament/console.h"
 #include "tournament/journal_stats.h"
-#include "tournament/report.h"
-#include "tournament/segments.h"
+#include "tournament/summary.h"
 #include "web/journal_feed.h"
-#include "web/live_state.h"
-#include "web/server.h"
+#include "web/live_page.h"
 
 namespace arena::cluster {
 
@@ -87,29 +87,24 @@ std::string shard_counts(const std::vector<TaskState>& tasks) {
 
 // The live page of a run on the cluster (slurm --web), fed from the shards' journal segments by the process that
 // follows the run. Started before anything is submitted: a port in use is an error while nothing runs yet.
-struct LivePage {
-  std::unique_ptr<web::LiveState> state;
-  std::unique_ptr<web::JournalFeed> feed;
-  std::unique_ptr<web::WebServer> server;  // last: stopped before what it reads goes away
+struct SlurmPage {
+  std::unique_ptr<web::LivePage> page;
+  std::unique_ptr<web::JournalFeed> feed;  // last: gone before the page whose state it feeds
 };
 
-std::optional<LivePage> start_live_page(const std::string& web, const std::string& out) {
+std::optional<SlurmPage> start_live_page(const std::string& web, const std::string& out) {
   if (web.empty()) return std::nullopt;
-  auto address = config::parse_listen_address(web, config::DEFAULT_WEB_PORT);
-  if (!address) throw config::ConfigError("--web: '" + web + "': " + address.error());
-  LivePage page;
-  page.state = std::make_unique<web::LiveState>("slurm: " + out);
-  page.feed = std::make_unique<web::JournalFeed>(*page.state, out);
-  auto started = web::WebServer::start(*address, *page.state);
-  if (!started) throw config::ConfigError(started.error());
-  page.server = std::move(*started);
-  std::cerr << "Live page: " << page.server->url() << std::endl;
-  return page;
+  auto page = web::LivePage::start(web, "slurm: " + out);
+  if (!page) throw config::ConfigError(page.error());
+  SlurmPage slurm;
+  slurm.page = std::move(*page);
+  slurm.feed = std::make_unique<web::JournalFeed>(slurm.page->state(), out);
+  return slurm;
 }
 
 // Follows a submitted run until its merge job is over. New lines of the coordinator's log are shown as they come,
 // and the live page (when there is one) is fed meanwhile.
-int follow(const std::string& out, const Jobs& jobs, const config::Config& c, std::optional<LivePage> page,
+int follow(const std::string& out, const Jobs& jobs, const config::Config& c, std::optional<SlurmPage> page,
            const std::atomic<bool>* stop) {
   web::JournalFeed* feed = page ? page->feed.get() : nullptr;
   size_t feed_warnings = 0;
@@ -167,11 +162,11 @@ int follow(const std::string& out, const Jobs& jobs, const config::Config& c, st
     const auto now = std::chrono::steady_clock::now();
     if (!c.quiet && (merge_over || now - last_status >= std::chrono::seconds(terminal ? 1 : c.status_interval_s))) {
       last_status = now;
-      auto merged = tournament::read_segments(out, nullptr);
+      auto merged = journal::read_segments(out, nullptr);
       auto tasks = job_tasks(jobs.array);
       const std::string shards = tasks ? shard_counts(*tasks) : tasks.error();
       if (merged && merged->header) {
-        tournament::JournalContents contents;
+        journal::JournalContents contents;
         contents.header = merged->header;
         contents.games = std::move(merged->games);
         tournament::JournalStandings st = tournament::standings_of(contents);
@@ -195,7 +190,7 @@ int follow(const std::string& out, const Jobs& jobs, const config::Config& c, st
   }
   if (reporter) reporter->finish(tournament::Tally({}, {}, 2));
   const std::string journal = (fs::path(out) / "journal.jsonl").string();
-  auto contents = tournament::read_journal(journal);
+  auto contents = journal::read_journal(journal);
   if (!contents || !contents->header || contents->header->merged_segments == 0)
     throw config::ConfigError("the merge job did not write " + journal + " (see " +
                               (fs::path(out) / "slurm" / "merge.out").string() + ")");
@@ -204,7 +199,7 @@ int follow(const std::string& out, const Jobs& jobs, const config::Config& c, st
   tournament::JournalStandings st = tournament::standings_of(*contents);
   const bool decided = st.info.sprt && st.tally.sprt_decided();
   const int64_t pairs = contents->header->games / std::max(1, contents->header->games_per_pair);
-  auto merged = tournament::read_segments(out, nullptr);
+  auto merged = journal::read_segments(out, nullptr);
   if (!decided && merged && merged->complete_pairs < pairs) {
     std::cerr << "shogi-arena: the run is incomplete: " << merged->complete_pairs << " of " << pairs
               << " pairs complete (see " << (fs::path(out) / "slurm" / "coordinator.out").string()
@@ -217,6 +212,12 @@ int follow(const std::string& out, const Jobs& jobs, const config::Config& c, st
 }  // namespace
 
 void SlurmCli::add_to(CLI::App& app) {
+  app.footer(
+      "Every option of `run` is forwarded to the shards. Paths must be on a filesystem every node sees.\n"
+      "Examples:\n"
+      "  shogi-arena slurm --config /shared/sprt.yaml --out /shared/sprt-1 --shards 40 --time 4:00:00\n"
+      "  shogi-arena slurm --attach /shared/sprt-1\n"
+      "  shogi-arena slurm --cancel /shared/sprt-1");
   app.add_option("--shards", shards_, "Number of shards: the job array's size")->type_name("N");
   app.add_option("--cpus-per-shard", cpus_per_shard_, "CPUs per shard task (its concurrency follows)")->type_name("C");
   app.add_option("--time", time_, "Time limit per shard task (sbatch --time)")->type_name("T");
@@ -234,8 +235,8 @@ void SlurmCli::add_to(CLI::App& app) {
 std::vector<std::string> SlurmCli::forwarded_args(const std::vector<std::string>& args) {
   // Options with a value, and switches, that are not forwarded.
   static const std::vector<std::string> with_value = {
-      "--out",       "--journal",    "--shard", "--shards", "--cpus-per-shard", "--time",
-      "--partition", "--sbatch-arg", "--grace", "--poll",   "--attach",         "--cancel", "--web"};
+      "--out",        "--journal", "--shard", "--shards", "--cpus-per-shard", "--time", "--partition",
+      "--sbatch-arg", "--grace",   "--poll",  "--attach", "--cancel",         "--web"};
   static const std::vector<std::string> switches = {"--resume", "--overwrite", "--quiet",  "--no-quiet",
                                                     "--json",   "--no-json",   "--dry-run"};
   std::vector<std::string> out;
@@ -312,7 +313,7 @@ int SlurmCli::run(const config::CliOptions& tournament, const std::vector<std::s
               << "  sbatch --parsable --dependency=afterany:ARRAY:COORD " << (dir / "merge.sbatch").string() << "\n";
     return 0;
   }
-  std::optional<LivePage> page = start_live_page(c.web, out);
+  std::optional<SlurmPage> page = start_live_page(c.web, out);
   // The array is held until the coordinator is queued: on a busy cluster the coordinator must not wait behind it.
   auto array = sbatch((dir / "shards.sbatch").string(), {"--hold"});
   if (!array)

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <thread>
 
-#include "tournament/journal.h"
-#include "tournament/segments.h"
+#include "journal/journal.h"
+#include "journal/segments.h"
 #include "tournament/tally.h"
 
 namespace arena::cluster {
@@ -30,11 +30,11 @@ bool write_stop(const std::string& out_dir, const std::string& text) {
 
 // The lines of pairs 0..pairs-1 as the merge reads them now, into OUT/sprt-decision.jsonl (segments.h).
 std::expected<void, std::string> write_decision(const std::string& out_dir, int64_t pairs) {
-  auto merged = tournament::read_segments(out_dir, nullptr, true);
+  auto merged = journal::read_segments(out_dir, nullptr, true);
   if (!merged) return std::unexpected(merged.error());
-  const std::string path = tournament::decision_path(out_dir), temp = path + ".tmp";
+  const std::string path = journal::decision_path(out_dir), temp = path + ".tmp";
   {
-    auto w = tournament::JournalWriter::create(temp, *merged->header);
+    auto w = journal::JournalWriter::create(temp, *merged->header);
     if (!w) return std::unexpected(w.error());
     w->set_sync_each_line(false);
     for (size_t i = 0; i < merged->games.size(); ++i)
@@ -58,15 +58,15 @@ std::expected<void, std::string> coordinate_once(const std::string& out_dir, Sch
   // Tasks first: a task that ends between the two looks has its last games in the segments read after.
   auto tasks = scheduler.tasks();
   if (!tasks) return std::unexpected(tasks.error());
-  auto merged = tournament::read_segments(out_dir, nullptr);
+  auto merged = journal::read_segments(out_dir, nullptr);
   if (!merged) return std::unexpected(merged.error());
 
   if (merged->header && merged->header->sprt) state.sprt = true;
   if (!state.verdict && merged->header && merged->header->sprt) {
-    const tournament::JournalHeader& h = *merged->header;
+    const journal::JournalHeader& h = *merged->header;
     tournament::Tally tally(h.engines, {tournament::Pairing{0, 1}}, h.games_per_pair);
     tally.decide_sprt(*h.sprt);
-    for (const tournament::JournalGame& g : merged->games) tally.add(g);
+    for (const journal::JournalGame& g : merged->games) tally.add(g);
     if (tally.sprt_decided()) {
       const tournament::SprtStatus s = tournament::sprt_status(tally, *h.sprt);
       if (auto w = write_decision(out_dir, tally.prefix_pairs()); !w) return std::unexpected(w.error());

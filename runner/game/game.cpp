@@ -76,9 +76,8 @@ class GameRun {
       rec.opening = true;
       game_.moves.push_back(std::move(rec));
     }
-    const std::string tc[2] = {players_[BLACK]->config().time_control.to_string(),
-                               players_[WHITE]->config().time_control.to_string()};
-    game_.time_control = tc[BLACK] == tc[WHITE] ? tc[BLACK] : "black " + tc[BLACK] + ", white " + tc[WHITE];
+    for (Color c : {BLACK, WHITE}) game_.time_controls[c] = players_[c]->config().time_control;
+    game_.time_control = time_control_text(*game_.time_controls[BLACK], *game_.time_controls[WHITE]);
     line_ = record_.usi_position_command();
     line_has_moves_ = !record_.moves().empty();
     line_.reserve(line_.size() + 6 * 600);
@@ -315,6 +314,7 @@ class GameRun {
         Micros used = std::chrono::duration_cast<Micros>(late.bestmove_time - (hit ? start : late.go_time));
         lose(us, Termination::TimeForfeit,
              who(us) + " did not move within " + limit + "; it answered stop after " + ms_text(used));
+        game_.forfeit_used_ms = used.count() / 1000;
       }
       return false;
     }
@@ -329,6 +329,7 @@ class GameRun {
     if (clock.charge(used, margin) == Clock::Verdict::Flag) {
       lose(us, Termination::TimeForfeit,
            who(us) + " used " + ms_text(used) + ", allowed " + ms_text(*allowed) + " + " + ms_text(margin) + " margin");
+      game_.forfeit_used_ms = used.count() / 1000;
       return false;
     }
     if (r.status != usi::Status::Ok) {

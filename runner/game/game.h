@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "game/game_result.h"
+#include "game/time_control.h"
 #include "rules/game_end.h"
 
 namespace arena::usi {
@@ -29,30 +30,11 @@ namespace arena::game {
 
 class GameWatcher;
 
-// A clock setting for one side. USI semantics: the increment of a move is not part of the remaining time sent
-// as btime/wtime; the mover may use remaining + increment (or remaining + byoyomi once remaining is spent).
-struct TimeControl {
-  int64_t base_ms = 0;       // main time; 0 with byoyomi = byoyomi only
-  int64_t increment_ms = 0;  // Fischer increment per move
-  int64_t byoyomi_ms = 0;    // per-move time once the main time is used up
-  // Limits instead of (or besides) a clock; a TimeControl with no clock and no limit is invalid.
-  std::optional<int64_t> movetime_ms;
-  std::optional<int64_t> nodes;
-  std::optional<int> depth;
-
-  bool has_clock() const { return base_ms > 0 || increment_ms > 0 || byoyomi_ms > 0; }
-  // "10+0.1", "0+1b" (byoyomi), "60+10b", "movetime=1", "nodes=10000", "depth=6" — see parse_time_control.
-  std::string to_string() const;
-};
-// Parses the forms to_string() writes: "<base s>[+<inc s>]" Fischer, "<base s>+<byo s>b" byoyomi,
-// "movetime=<s>", "nodes=<n>", "depth=<d>". Seconds may have decimals. The error names what was expected.
-std::expected<TimeControl, std::string> parse_time_control(std::string_view text);
-
 struct EngineConfig {
-  std::string name;                 // display name; defaults to the engine's `id name`
-  std::string command;              // executable (never run through a shell)
+  std::string name;     // display name; defaults to the engine's `id name`
+  std::string command;  // executable (never run through a shell)
   std::vector<std::string> args;
-  std::string working_dir;          // empty: the runner's working directory
+  std::string working_dir;                                   // empty: the runner's working directory
   std::vector<std::pair<std::string, std::string>> options;  // setoption name/value, in order
   TimeControl time_control;
   bool ponder = false;
@@ -64,9 +46,9 @@ struct EngineConfig {
   std::chrono::milliseconds startup_timeout{10000};  // usi -> usiok, isready -> readyok (also before each game)
   // This engine's time tolerance per move; unset: the game's GameOptions::margin_ms.
   std::optional<int64_t> margin_ms;
-  std::chrono::milliseconds quit_grace{1000};        // after `quit`, how long it may take to exit before a kill
-  std::string stderr_log;           // file for the engine's stderr (appended); empty discards it
-  std::string io_log;               // file for every line in and out with timestamps; empty: none
+  std::chrono::milliseconds quit_grace{1000};  // after `quit`, how long it may take to exit before a kill
+  std::string stderr_log;                      // file for the engine's stderr (appended); empty discards it
+  std::string io_log;                          // file for every line in and out with timestamps; empty: none
   // Kill the engine when the thread that starts it ends (process::ProcessSpec::die_with_starting_thread):
   // set by a tournament's workers, which start, play and stop their engines on one thread.
   bool die_with_starting_thread = false;
@@ -78,16 +60,16 @@ struct Adjudication {
   int resign_score_cp = 3000;  // both engines agree one side is worse than this ...
   int resign_moves = 4;        // ... for this many consecutive moves each
   bool draw_enabled = false;
-  int draw_score_cp = 20;      // both engines within +-this ...
-  int draw_moves = 8;          // ... for this many consecutive moves each ...
-  int draw_min_ply = 120;      // ... after this ply
+  int draw_score_cp = 20;  // both engines within +-this ...
+  int draw_moves = 8;      // ... for this many consecutive moves each ...
+  int draw_min_ply = 120;  // ... after this ply
 };
 
 struct GameOptions {
   std::string event = "shogi-arena";
-  int max_plies = 512;                    // counted from SFEN move number 1; 0 = no limit
-  int64_t margin_ms = 100;                // the only timing tolerance; 0 allowed
-  int64_t stall_timeout_ms = 3000;        // after the flag and `stop`, an engine silent this long is killed
+  int max_plies = 512;              // counted from SFEN move number 1; 0 = no limit
+  int64_t margin_ms = 100;          // the only timing tolerance; 0 allowed
+  int64_t stall_timeout_ms = 3000;  // after the flag and `stop`, an engine silent this long is killed
   // A search with no clock and no movetime (nodes/depth only) cannot be flagged by a clock; one that has not
   // answered after this long is treated like a flag (stop, then the stall timeout).
   int64_t untimed_move_limit_ms = 600000;

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "game/time_control.h"
 #include "rules/types.h"
 
 namespace arena {
@@ -73,12 +74,18 @@ struct PlayedGame {
   std::string names[shogi::COLOR_NB];  // black (sente), white (gote)
   std::chrono::system_clock::time_point start_time{};
   std::chrono::system_clock::time_point end_time{};
-  std::string start_sfen;               // the position before the first move of `moves`
-  std::string time_control;             // human-readable, e.g. "10+0.1" or "0+1 byoyomi"
+  std::string start_sfen;    // the position before the first move of `moves`
+  std::string time_control;  // human-readable, e.g. "10+0.1", or "black 10+0.1, white 5+0.1"
+  // Each side's time control (black, white) when the game was timed by one: the report reconstructs the clocks
+  // from them. Unknown for a game of the CSA client (the server's clock rules are not a TimeControl).
+  std::optional<game::TimeControl> time_controls[shogi::COLOR_NB];
   std::vector<MoveRecord> moves;
   GameResult result;
   // The raw text of an illegal or unparsable final move (not part of `moves`), for records.
   std::string illegal_move_text;
+  // A time forfeit: how long the flagged move took, as the runner measured it (to its bestmove, or to its answer to
+  // `stop`); nullopt when it never answered (and in a game not lost on time).
+  std::optional<int64_t> forfeit_used_ms;
 };
 
 }  // namespace arena

@@ -4,7 +4,7 @@
 #include <charconv>
 #include <string>
 
-#include "game/game.h"
+#include "game/time_control.h"
 
 namespace arena::game {
 
@@ -137,6 +137,11 @@ std::expected<TimeControl, std::string> parse_time_control(std::string_view text
   }
   if (tc.movetime_ms && clock_seen) return fail("movetime and a clock together");
   return tc;
+}
+
+std::string time_control_text(const TimeControl& black, const TimeControl& white) {
+  const std::string b = black.to_string(), w = white.to_string();
+  return b == w ? b : "black " + b + ", white " + w;
 }
 
 }  // namespace arena::game

@@ -2,6 +2,7 @@
 
 #include <boost/json/monotonic_resource.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 
 #include "output/json.h"
@@ -30,8 +31,8 @@ std::string iso_time(Clock::time_point t) {
   std::chrono::hh_mm_ss hms{ms - day};
   char buf[40];
   std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ", int(ymd.year()), unsigned(ymd.month()),
-                unsigned(ymd.day()), int(hms.hours().count()), int(hms.minutes().count()),
-                int(hms.seconds().count()), int(hms.subseconds().count()));
+                unsigned(ymd.day()), int(hms.hours().count()), int(hms.minutes().count()), int(hms.seconds().count()),
+                int(hms.subseconds().count()));
   return buf;
 }
 
@@ -131,6 +132,38 @@ std::expected<SearchInfo, std::string> get_info(const bj::value& v) {
   return info;
 }
 
+// Journals written before "time_controls" existed: each side's control from the display text, "10+0.1" or
+// "black 10+0.1, white 5+0.1". Nothing when the text is not one of those (the report then draws no clock).
+void legacy_time_controls(PlayedGame& game) {
+  std::string_view black = game.time_control, white = game.time_control;
+  constexpr std::string_view b = "black ", w = ", white ";
+  if (black.starts_with(b)) {
+    const size_t at = black.find(w);
+    if (at == std::string_view::npos) return;
+    white = black.substr(at + w.size());
+    black = black.substr(b.size(), at - b.size());
+  }
+  auto tb = game::parse_time_control(black), tw = game::parse_time_control(white);
+  if (!tb || !tw) return;
+  game.time_controls[shogi::BLACK] = *tb;
+  game.time_controls[shogi::WHITE] = *tw;
+}
+
+// Journals written before "forfeit_used_ms" existed: the time from the detail the game wrote ("black (name) used
+// 1234.5 ms, allowed ..." or "... it answered stop after 1234.5 ms"). The last match: an engine's name may hold
+// the same words.
+std::optional<int64_t> legacy_forfeit_used_ms(const std::string& detail) {
+  for (std::string_view key : {" used ", " answered stop after "}) {
+    const size_t at = detail.rfind(key);
+    if (at == std::string::npos) continue;
+    const char* start = detail.c_str() + at + key.size();
+    char* end = nullptr;
+    const double ms = std::strtod(start, &end);
+    if (end != start && std::string_view(end).starts_with(" ms") && ms >= 0 && ms < 1e15) return int64_t(ms);
+  }
+  return std::nullopt;
+}
+
 template <typename E>
 std::expected<E, std::string> enum_from(std::string_view name, std::string_view text, E first, E last) {
   for (int i = int(first); i <= int(last); ++i)
@@ -154,7 +187,7 @@ std::string to_result_json(const PlayedGame& game) {
   }
   size_t opening = 0;
   while (opening < game.moves.size() && game.moves[opening].opening) ++opening;
-  bj::object doc(16, sp);  // members in the order written
+  bj::object doc(18, sp);  // members in the order written
   doc.emplace("version", 1);
   doc.emplace("event", game.event);
   doc.emplace("black", game.names[shogi::BLACK]);
@@ -162,6 +195,11 @@ std::string to_result_json(const PlayedGame& game) {
   doc.emplace("start_time", time_value(game.start_time));
   doc.emplace("end_time", time_value(game.end_time));
   doc.emplace("time_control", game.time_control);
+  if (game.time_controls[shogi::BLACK] && game.time_controls[shogi::WHITE]) {
+    bj::array controls(sp);
+    for (shogi::Color c : {shogi::BLACK, shogi::WHITE}) controls.emplace_back(game.time_controls[c]->to_string());
+    doc.emplace("time_controls", std::move(controls));
+  }
   doc.emplace("start_sfen", game.start_sfen);
   doc.emplace("moves", std::move(moves));
   doc.emplace("times_ms", std::move(times));
@@ -170,6 +208,8 @@ std::string to_result_json(const PlayedGame& game) {
   doc.emplace("result", to_string(game.result.outcome));
   doc.emplace("termination", to_string(game.result.termination));
   doc.emplace("detail", game.result.detail);
+  if (game.result.termination == Termination::TimeForfeit)
+    doc.emplace("forfeit_used_ms", optional_int(game.forfeit_used_ms));
   doc.emplace("illegal_move", game.illegal_move_text);
   return json::serialize(doc);
 }
@@ -208,6 +248,29 @@ std::expected<PlayedGame, std::string> parse_result_json(std::string_view line) 
   if (!t) return std::unexpected(t.error());
   game.result.outcome = *o;
   game.result.termination = *t;
+  if (const bj::value* v = doc.if_contains("time_controls")) {
+    const bj::array* pair = v->if_array();
+    if (!pair || pair->size() != 2) return field_error("time_controls", "must be [black's, white's]");
+    for (shogi::Color c : {shogi::BLACK, shogi::WHITE}) {
+      const bj::string* written = (*pair)[c].if_string();
+      auto tc = written ? game::parse_time_control(std::string_view(*written))
+                        : std::expected<game::TimeControl, std::string>(std::unexpect, "not a string");
+      if (!tc) return field_error("time_controls", "must hold time controls: " + tc.error());
+      game.time_controls[c] = *tc;
+    }
+  } else {
+    legacy_time_controls(game);
+  }
+  if (game.result.termination == Termination::TimeForfeit) {
+    if (doc.contains("forfeit_used_ms")) {
+      auto used = get_optional_int<int64_t>(doc, "forfeit_used_ms");
+      if (!used) return std::unexpected(used.error());
+      if (*used && **used < 0) return field_error("forfeit_used_ms", "must not be negative");
+      game.forfeit_used_ms = *used;
+    } else {
+      game.forfeit_used_ms = legacy_forfeit_used_ms(game.result.detail);
+    }
+  }
 
   const bj::value* moves = doc.if_contains("moves");
   if (!moves || !moves->is_array()) return field_error("moves", "must be an array of USI moves");

@@ -20,6 +20,7 @@ void CsaGameFollower::progress(const csa::CsaGameProgress& p) {
     tc.byoyomi_ms = int64_t(p.byoyomi_s) * 1000;
     tc.increment_ms = int64_t(p.increment_s) * 1000;
     game_.time_control = tc.to_string();
+    game_.time_controls[shogi::BLACK] = game_.time_controls[shogi::WHITE] = tc;
     for (size_t i = 0; i < p.initial_moves && i < p.moves.size(); ++i) {
       MoveRecord m;
       m.move = p.moves[i];

@@ -26,11 +26,12 @@ using namespace std::chrono_literals;
 // every worker.
 class Relay {
  public:
-  explicit Relay(csa::CsaServerConfig config) : server_([&] {
-    config.position_for = [this](const std::string& name) { return position_for(name); };
-    config.on_game_progress = [this](const csa::CsaGameProgress& p) { progress(p); };
-    return config;
-  }()) {}
+  explicit Relay(csa::CsaServerConfig config)
+      : server_([&] {
+          config.position_for = [this](const std::string& name) { return position_for(name); };
+          config.on_game_progress = [this](const csa::CsaGameProgress& p) { progress(p); };
+          return config;
+        }()) {}
 
   std::expected<void, std::string> start() { return server_.start(); }
   uint16_t port() const { return server_.port(); }
@@ -152,8 +153,8 @@ class CsaServerEngines final : public WorkerEngines {
   }
 
  private:
-  csa::CsaGameReport play_side(int engine, shogi::Color color, const std::string& game_name,
-                               std::atomic<bool>& abort, const std::atomic<bool>* interrupt) {
+  csa::CsaGameReport play_side(int engine, shogi::Color color, const std::string& game_name, std::atomic<bool>& abort,
+                               const std::atomic<bool>* interrupt) {
     csa::CsaGameReport report;
     auto give_up = [&](const std::string& why) {
       abort = true;
@@ -166,8 +167,8 @@ class CsaServerEngines final : public WorkerEngines {
     csa::ProtocolLog& log = *logs_[size_t(engine)];
     csa::ClientConnection conn(std::move(*link), log, std::chrono::seconds(40));
     // Login names are unique per worker, engine and colour: shogi-server refuses a name that is logged in.
-    const std::string user = "e" + std::to_string(engine) + "w" + std::to_string(worker_) +
-                             (color == shogi::BLACK ? "b" : "w");
+    const std::string user =
+        "e" + std::to_string(engine) + "w" + std::to_string(worker_) + (color == shogi::BLACK ? "b" : "w");
     auto ready = login_and_wait(conn, user, game_name + (color == shogi::BLACK ? "-B" : "-W"), abort, interrupt);
     if (!ready) return give_up(ready.error());
     csa::GameSettings settings;
@@ -190,6 +191,7 @@ class CsaServerEngines final : public WorkerEngines {
     game.names[shogi::BLACK] = configs_[size_t(black)].name;
     game.names[shogi::WHITE] = configs_[size_t(white)].name;
     game.time_control = tc.to_string();
+    game.time_controls[shogi::BLACK] = game.time_controls[shogi::WHITE] = tc;  // the server plays one clock for both
     if (game.start_sfen.empty()) game.start_sfen = std::string(shogi::START_SFEN);
     // Each client knows its own engine's search info: take white's moves' info from white's record.
     if (b.started && w.started && w.record.moves.size() == game.moves.size()) {
@@ -229,7 +231,8 @@ class CsaServerEngines final : public WorkerEngines {
 
 std::expected<std::string, std::string> csa_game_clock(const game::TimeControl& tc) {
   if (tc.movetime_ms || tc.nodes || tc.depth)
-    return std::unexpected("a CSA server game needs a clock, not movetime, nodes or depth (got " + tc.to_string() + ")");
+    return std::unexpected("a CSA server game needs a clock, not movetime, nodes or depth (got " + tc.to_string() +
+                           ")");
   if (tc.base_ms % 1000 || tc.byoyomi_ms % 1000 || tc.increment_ms % 1000)
     return std::unexpected("a CSA game name carries whole seconds; " + tc.to_string() + " has a fraction");
   if (tc.byoyomi_ms > 0 && tc.increment_ms > 0)
@@ -248,8 +251,8 @@ std::expected<EngineFactory, std::string> make_csa_server_engines(std::vector<ga
     auto clock = csa_game_clock(e.time_control);
     if (!clock) return std::unexpected("via the CSA server: engine '" + e.name + "': " + clock.error());
     if (e.time_control.to_string() != engines.front().time_control.to_string())
-      return std::unexpected("via the CSA server: both sides of a CSA game have one clock, but '" + e.name +
-                             "' has " + e.time_control.to_string() + " and '" + engines.front().name + "' " +
+      return std::unexpected("via the CSA server: both sides of a CSA game have one clock, but '" + e.name + "' has " +
+                             e.time_control.to_string() + " and '" + engines.front().name + "' " +
                              engines.front().time_control.to_string());
     if (e.ponder) return std::unexpected("via the CSA server: pondering is not supported (engine '" + e.name + "')");
   }

@@ -4,36 +4,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "tournament/segments.h"
-
 namespace arena::tournament {
-
-// The games of a journal file, of a sharded run's directory (its segments merged), or of a directory holding a
-// journal.jsonl.
-JournalContents read_games(const std::string& path, bool keep_lines) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::is_directory(path, ec)) {
-    auto contents = read_journal(path, keep_lines);
-    if (!contents) throw config::ConfigError(contents.error());
-    return std::move(*contents);
-  }
-  auto merged = read_segments(path, nullptr, keep_lines);
-  if (!merged) throw config::ConfigError(merged.error());
-  if (merged->segments.empty()) {
-    const std::string journal = (fs::path(path) / "journal.jsonl").string();
-    if (fs::exists(journal, ec)) return read_games(journal, keep_lines);
-    throw config::ConfigError(path + ": neither journal segments (segments/shard-*.jsonl) nor a journal.jsonl");
-  }
-  JournalContents c;
-  c.header = merged->header;
-  c.games = std::move(merged->games);
-  c.lines = std::move(merged->lines);
-  c.warnings = std::move(merged->warnings);
-  if (merged->duplicates > 0)
-    c.warnings.push_back(path + ": " + std::to_string(merged->duplicates) + " duplicate game lines left out");
-  return c;
-}
 
 stats::SprtConfig parse_sprt_args(const std::vector<std::string>& args, stats::SprtConfig s) {
   for (const std::string& t : args) {
@@ -58,8 +29,8 @@ stats::SprtConfig parse_sprt_args(const std::vector<std::string>& args, stats::S
   return s;
 }
 
-JournalStandings standings_of(const JournalContents& contents, const std::optional<stats::SprtConfig>& sprt) {
-  ReportInfo info;
+JournalStandings standings_of(const journal::JournalContents& contents, const std::optional<stats::SprtConfig>& sprt) {
+  RunInfo info;
   std::vector<std::string> names;
   std::vector<Pairing> pairings;
   int games_per_pair = 2;
@@ -84,11 +55,11 @@ JournalStandings standings_of(const JournalContents& contents, const std::option
   if (sprt) info.sprt = sprt;
   JournalStandings s{info, Tally(names, pairings, games_per_pair)};
   if (info.sprt) s.tally.decide_sprt(*info.sprt);
-  for (const JournalGame& g : contents.games) s.tally.add(g);
+  for (const journal::JournalGame& g : contents.games) s.tally.add(g);
   return s;
 }
 
-int print_journal_stats(const JournalContents& contents, const std::string& source,
+int print_journal_stats(const journal::JournalContents& contents, const std::string& source,
                         const std::vector<std::string>& sprt_args, bool json) {
   std::optional<stats::SprtConfig> sprt;
   if (!sprt_args.empty())

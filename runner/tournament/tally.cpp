@@ -102,7 +102,7 @@ void Tally::decide_sprt(const stats::SprtConfig& config) {
   advance_prefix();
 }
 
-void Tally::add(const JournalGame& g) {
+void Tally::add(const journal::JournalGame& g) {
   ++journaled_;
   if (g.pair < prefix_pairs_) {
     // A line for a pair already in the prefix (a journal with two histories of it): the prefix is counted again
@@ -119,7 +119,7 @@ void Tally::add(const JournalGame& g) {
   advance_prefix();
 }
 
-void Tally::add_game(const JournalGame& g) {
+void Tally::add_game(const journal::JournalGame& g) {
   const int black = engine_index(g.black), white = engine_index(g.white);
 
   // Faults are the loser's, in every journaled game.

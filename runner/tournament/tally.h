@@ -17,10 +17,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "journal/journal.h"
 #include "stats/counts.h"
 #include "stats/elo.h"
 #include "stats/sprt.h"
-#include "tournament/journal.h"
 #include "tournament/schedule.h"
 
 namespace arena::tournament {
@@ -48,7 +48,7 @@ class Tally {
   // `pairings` may be empty: pairings are then found from the games (the stats command without a schedule).
   Tally(std::vector<std::string> engine_names, std::vector<Pairing> pairings, int games_per_pair);
 
-  void add(const JournalGame& game);  // in any order
+  void add(const journal::JournalGame& game);  // in any order
 
   int64_t journaled() const { return journaled_; }  // every line, void ones included
   int64_t scored() const { return scored_; }        // games that count
@@ -86,7 +86,7 @@ class Tally {
   int pairing_index(int black, int white, int game_in_pair);
   void count(Counted& c, int sign);
   void retract(PairState& p);
-  void add_game(const JournalGame& g);
+  void add_game(const journal::JournalGame& g);
   bool pair_complete(const PairState& p) const;
   void add_to_prefix(const PairState& p);
   void advance_prefix();

@@ -8,9 +8,9 @@
 
 #include <unistd.h>
 
+#include "journal/run_identity.h"
+#include "journal/segments.h"
 #include "rules/game_end.h"
-#include "tournament/run_identity.h"
-#include "tournament/segments.h"
 
 namespace arena::tournament {
 
@@ -51,7 +51,7 @@ Schedule make_schedule(const config::Config& c, size_t openings) {
 }  // namespace
 
 Tournament::Tournament(config::Config config, std::vector<Opening> openings, EngineFactory factory,
-                       std::optional<Shard> shard)
+                       std::optional<journal::Shard> shard)
     : config_(std::move(config)),
       openings_(std::move(openings)),
       factory_(std::move(factory)),
@@ -91,7 +91,7 @@ std::expected<void, std::string> Tournament::open(Observer& observer) {
 
   std::vector<std::string> positions;
   for (const Opening& o : openings_) positions.push_back(o.position);
-  JournalHeader header;
+  journal::JournalHeader header;
   header.type = std::string(to_string(config_.type));
   header.engines = names_;
   header.games = schedule_.games();
@@ -99,9 +99,9 @@ std::expected<void, std::string> Tournament::open(Observer& observer) {
   header.schedule = schedule_id(schedule_, names_, positions);
   if (config_.type == config::TournamentType::Sprt) header.sprt = config_.sprt;
   header.created = iso_now();
-  header.host = host_name();
+  header.host = journal::host_name();
   header.pid = int64_t(::getpid());
-  auto identity = make_run_identity(config_);
+  auto identity = journal::make_run_identity(config_);
   if (!identity) return std::unexpected(identity.error());
   header.identity = std::move(*identity);
   if (shard_) return open_segment(std::move(header), observer);
@@ -112,12 +112,12 @@ std::expected<void, std::string> Tournament::open(Observer& observer) {
     return std::unexpected(path +
                            ": the journal already exists; use --resume to continue that run or --overwrite "
                            "to start afresh (or choose another --out)");
-  if (fs::exists(segments_dir(config_.output.dir), ec))
+  if (fs::exists(journal::segments_dir(config_.output.dir), ec))
     return std::unexpected(config_.output.dir +
                            ": holds the journal segments of a sharded run; continue it with --shard (e.g. --shard 0/1 "
                            "--resume), read it with `stats` or `merge`, or use another --out");
   if (exists && config_.resume) {
-    auto contents = read_journal(path);
+    auto contents = journal::read_journal(path);
     if (!contents) return std::unexpected(contents.error());
     if (!contents->header) return std::unexpected(path + ": the journal has no header line; cannot resume it");
     if (contents->header->merged_segments > 0)
@@ -127,7 +127,7 @@ std::expected<void, std::string> Tournament::open(Observer& observer) {
                              ": the journal was written for a different schedule (engines, openings, "
                              "rounds, order or seed differ); resume with the same settings, or use --out");
     if (contents->header->identity)
-      if (std::string d = identity_difference(*contents->header->identity, *header.identity); !d.empty())
+      if (std::string d = journal::identity_difference(*contents->header->identity, *header.identity); !d.empty())
         return std::unexpected(path + ": the journal was written by another run: " + d +
                                "; resume with the same builds and settings, or use --out");
     auto plan = ResumePlan::make(contents->games, schedule_, names_);
@@ -135,39 +135,39 @@ std::expected<void, std::string> Tournament::open(Observer& observer) {
     for (const std::string& w : contents->warnings) observer.warning(w);
     for (const std::string& w : plan->warnings()) observer.warning(w);
     plan_ = std::move(*plan);
-    for (const JournalGame& g : contents->games) tally_.add(g);
+    for (const journal::JournalGame& g : contents->games) tally_.add(g);
     resumed_games_ = int64_t(contents->games.size());
-    auto writer = JournalWriter::append_to(path, contents->valid_size);
+    auto writer = journal::JournalWriter::append_to(path, contents->valid_size);
     if (!writer) return std::unexpected(writer.error());
     journal_ = std::move(*writer);
   } else {
-    auto writer = JournalWriter::create(path, header);
+    auto writer = journal::JournalWriter::create(path, header);
     if (!writer) return std::unexpected(writer.error());
     journal_ = std::move(*writer);
   }
   return {};
 }
 
-std::expected<void, std::string> Tournament::open_segment(JournalHeader header, Observer& observer) {
-  const Shard shard = *shard_;
+std::expected<void, std::string> Tournament::open_segment(journal::JournalHeader header, Observer& observer) {
+  const journal::Shard shard = *shard_;
   header.shard = shard;
-  const std::string dir = segments_dir(config_.output.dir);
+  const std::string dir = journal::segments_dir(config_.output.dir);
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return std::unexpected(dir + ": cannot create the folder: " + ec.message());
-  auto merged = read_segments(config_.output.dir, &header);
+  auto merged = journal::read_segments(config_.output.dir, &header);
   if (!merged) return std::unexpected(merged.error());
   int64_t owned = 0;
-  for (const JournalGame& g : merged->games) owned += shard.owns_pair(g.pair) ? 1 : 0;
+  for (const journal::JournalGame& g : merged->games) owned += shard.owns_pair(g.pair) ? 1 : 0;
   if (owned > 0 && !config_.resume) {
     if (!config_.overwrite)
       return std::unexpected(dir + ": shard " + shard.text() + " already has " + std::to_string(owned) +
                              " games there; use --resume to continue it, --overwrite to delete this shard's "
                              "segments, or another --out");
-    for (const SegmentFile& f : merged->segments)
+    for (const journal::SegmentFile& f : merged->segments)
       if (f.header.shard && f.header.shard->index == shard.index && f.header.shard->count == shard.count)
         fs::remove(f.path, ec);
-    merged = read_segments(config_.output.dir, &header);
+    merged = journal::read_segments(config_.output.dir, &header);
     if (!merged) return std::unexpected(merged.error());
   }
   for (const std::string& w : merged->warnings) observer.warning(w);
@@ -178,18 +178,18 @@ std::expected<void, std::string> Tournament::open_segment(JournalHeader header, 
   if (!plan) return std::unexpected(dir + ": " + plan.error());
   plan_ = std::move(*plan);
   // The standings of this shard: its own pairs, whoever played them.
-  for (const JournalGame& g : merged->games)
+  for (const journal::JournalGame& g : merged->games)
     if (shard.owns_pair(g.pair)) tally_.add(g), ++resumed_games_;
-  journal_path_ = new_segment_path(config_.output.dir, shard);
-  auto writer = JournalWriter::create(journal_path_, header, true);
+  journal_path_ = journal::new_segment_path(config_.output.dir, shard);
+  auto writer = journal::JournalWriter::create(journal_path_, header, true);
   if (!writer) return std::unexpected(writer.error());
   journal_ = std::move(*writer);
   return {};
 }
 
-void Observers::game_finished(const ScheduledGame& scheduled, int attempt, bool replay, const PlayedGame& game,
-                              const std::vector<std::string>& records, const Tally& tally) {
-  for (Observer* o : observers_) o->game_finished(scheduled, attempt, replay, game, records, tally);
+void Observers::game_finished(const journal::JournaledGame& game, const std::vector<std::string>& records,
+                              const Tally& tally) {
+  for (Observer* o : observers_) o->game_finished(game, records, tally);
 }
 void Observers::tick(const Tally& tally) {
   for (Observer* o : observers_) o->tick(tally);
@@ -328,7 +328,9 @@ PlayedGame Tournament::failed_start(const ScheduledGame& s, int engine, const st
   g.names[shogi::BLACK] = names_[size_t(s.black)];
   g.names[shogi::WHITE] = names_[size_t(s.white)];
   g.start_time = g.end_time = std::chrono::system_clock::now();
-  g.time_control = config_.engines[size_t(s.black)].time_control.to_string();
+  g.time_controls[shogi::BLACK] = config_.engines[size_t(s.black)].time_control;
+  g.time_controls[shogi::WHITE] = config_.engines[size_t(s.white)].time_control;
+  g.time_control = game::time_control_text(*g.time_controls[shogi::BLACK], *g.time_controls[shogi::WHITE]);
   shogi::GameRecord record;
   if (record.start(openings_[size_t(s.opening)].position)) {
     g.start_sfen = record.start_sfen();
@@ -430,31 +432,29 @@ bool Tournament::record(const ScheduledGame& s, int attempt, bool replay, const 
   std::vector<std::string> warnings;
   std::vector<std::string> records;
   if (kifu) records = write_records(records_, s, attempt, game, warnings);
-  const std::string line = journal_line(s, attempt, replay, game);
-  const JournalGame entry = [&] {
-    JournalGame j;
-    j.game = s.index, j.pair = s.pair, j.game_in_pair = s.game_in_pair, j.attempt = attempt, j.opening = s.opening;
-    j.replay = replay;
-    j.black = game.names[shogi::BLACK], j.white = game.names[shogi::WHITE];
-    j.outcome = game.result.outcome, j.termination = game.result.termination, j.detail = game.result.detail;
-    j.plies = int(game.moves.size());
-    return j;
-  }();
+  const journal::JournaledGame journaled = journal::journaled({.game = s.index,
+                                                               .pair = s.pair,
+                                                               .game_in_pair = s.game_in_pair,
+                                                               .round = s.round,
+                                                               .attempt = attempt,
+                                                               .opening = s.opening,
+                                                               .replay = replay},
+                                                              game);
 
   std::lock_guard lock(mutex_);
   for (const std::string& w : warnings) observer.warning(w);
   // The journal ends where the SPRT decided: a game finishing after the verdict is dropped like an interrupted
   // one, so the stats command and a resume see the same verdict as this run.
   if (sprt_decided_) return false;
-  if (auto w = journal_.append(line); !w) {
+  if (auto w = journal_.append(journaled.line); !w) {
     if (fatal_.empty()) fatal_ = w.error();
     stop_ = true;
     return false;
   }
   ++played_;
   for (const MoveRecord& m : game.moves) engine_moves_ += m.opening ? 0 : 1;
-  tally_.add(entry);
-  observer.game_finished(s, attempt, replay, game, records, tally_);
+  tally_.add(journaled.summary);
+  observer.game_finished(journaled, records, tally_);
   if (!sprt_decided_ && tally_.sprt_decided()) {
     sprt_decided_ = true;
     stop_ = true;  // the test has decided: the running games are interrupted and not journaled

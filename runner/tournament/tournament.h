@@ -24,12 +24,13 @@
 #include <vector>
 
 #include "config/config.h"
+#include "journal/journal.h"
+#include "journal/shard.h"
 #include "tournament/engines.h"
-#include "tournament/journal.h"
 #include "tournament/openings.h"
 #include "tournament/records.h"
+#include "tournament/resume.h"
 #include "tournament/schedule.h"
-#include "tournament/shard.h"
 #include "tournament/tally.h"
 
 namespace arena::tournament {
@@ -39,8 +40,8 @@ namespace arena::tournament {
 class Observer {
  public:
   virtual ~Observer() = default;
-  virtual void game_finished(const ScheduledGame& /*scheduled*/, int /*attempt*/, bool /*replay*/,
-                             const PlayedGame& /*game*/, const std::vector<std::string>& /*records*/,
+  // A game journaled: its line and summary, the kifu files written for it, the standings with it.
+  virtual void game_finished(const journal::JournaledGame& /*game*/, const std::vector<std::string>& /*records*/,
                              const Tally& /*tally*/) {}
   virtual void tick(const Tally& /*tally*/) {}
   // A watcher for a game about to be played (nullptr: none), called from its worker thread without the lock. The
@@ -55,8 +56,8 @@ class Observer {
 class Observers final : public Observer {
  public:
   explicit Observers(std::vector<Observer*> observers) : observers_(std::move(observers)) {}
-  void game_finished(const ScheduledGame& scheduled, int attempt, bool replay, const PlayedGame& game,
-                     const std::vector<std::string>& records, const Tally& tally) override;
+  void game_finished(const journal::JournaledGame& game, const std::vector<std::string>& records,
+                     const Tally& tally) override;
   void tick(const Tally& tally) override;
   void warning(const std::string& text) override;
   std::unique_ptr<game::GameWatcher> watch_game(const ScheduledGame& scheduled, int attempt) override;
@@ -84,14 +85,14 @@ class Tournament {
   // `openings` must not be empty (use {"startpos"} for none). With a shard, only its pairs are played, into a
   // segment of OUT/segments.
   Tournament(config::Config config, std::vector<Opening> openings, EngineFactory factory,
-             std::optional<Shard> shard = std::nullopt);
+             std::optional<journal::Shard> shard = std::nullopt);
   ~Tournament();
 
   const Schedule& schedule() const { return schedule_; }
   const config::Config& config() const { return config_; }
   const Tally& tally() const { return tally_; }
   const std::vector<std::string>& engine_names() const { return names_; }
-  const std::optional<Shard>& shard() const { return shard_; }
+  const std::optional<journal::Shard>& shard() const { return shard_; }
   // The games this process is to play in all: the schedule's, or a shard's part of it.
   int64_t games_to_play() const;
   // The journal written: OUT/journal.jsonl (or --journal), or this shard's new segment. Set by open().
@@ -126,7 +127,7 @@ class Tournament {
   bool record(const ScheduledGame& s, int attempt, bool replay, const PlayedGame& game, bool kifu, Observer& observer);
   void fatal(const std::string& error);
   // open() for a shard: the segments of the directory, then a new segment.
-  std::expected<void, std::string> open_segment(JournalHeader header, Observer& observer);
+  std::expected<void, std::string> open_segment(journal::JournalHeader header, Observer& observer);
   bool stop_file_seen();
 
   config::Config config_;
@@ -135,7 +136,7 @@ class Tournament {
   Schedule schedule_;
   std::vector<std::string> names_;
   RecordSettings records_;
-  std::optional<Shard> shard_;
+  std::optional<journal::Shard> shard_;
   std::string journal_path_;
   std::string stop_file_;  // OUT/STOP, polled by shards between pairs
   bool stopped_by_file_ = false;
@@ -144,7 +145,7 @@ class Tournament {
   std::condition_variable cv_;
   Tally tally_;
   ResumePlan plan_;
-  JournalWriter journal_;
+  journal::JournalWriter journal_;
   int64_t next_pair_ = 0;
   int64_t resumed_games_ = 0;
   int64_t engine_moves_ = 0;  // guarded by mutex_

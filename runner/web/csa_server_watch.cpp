@@ -1,24 +1,23 @@
 #include "web/csa_server_watch.h"
 
-#include "output/result_json.h"
 #include "rules/notation.h"
-#include "web/live_reporter.h"
+#include "web/live_state.h"
 
 namespace arena::web {
 
 GameResult csa_game_result(const csa::CsaFinishedGame& g) {
   GameResult r;
   const std::string& t = g.end_type;
-  r.termination = t == "toryo"             ? Termination::Resign
-                  : t == "time up"         ? Termination::TimeForfeit
-                  : t == "abnormal"        ? Termination::Disconnect
-                  : t == "kachi"           ? Termination::Declaration
-                  : t == "illegal kachi"   ? Termination::IllegalDeclaration
-                  : t == "sennichite"      ? Termination::Sennichite
-                  : t == "oute_sennichite" ? Termination::PerpetualCheck
-                  : t == "max_moves"       ? Termination::MaxMoves
+  r.termination = t == "toryo"                                                        ? Termination::Resign
+                  : t == "time up"                                                    ? Termination::TimeForfeit
+                  : t == "abnormal"                                                   ? Termination::Disconnect
+                  : t == "kachi"                                                      ? Termination::Declaration
+                  : t == "illegal kachi"                                              ? Termination::IllegalDeclaration
+                  : t == "sennichite"                                                 ? Termination::Sennichite
+                  : t == "oute_sennichite"                                            ? Termination::PerpetualCheck
+                  : t == "max_moves"                                                  ? Termination::MaxMoves
                   : t == "illegal move" || t == "uchifuzume" || t == "oute_kaihimore" ? Termination::IllegalMove
-                                                                                        : Termination::Interrupted;
+                                                                                      : Termination::Interrupted;
   if (g.winner)
     r.outcome = *g.winner == shogi::BLACK ? Outcome::BlackWin : Outcome::WhiteWin;
   else
@@ -27,8 +26,7 @@ GameResult csa_game_result(const csa::CsaFinishedGame& g) {
   return r;
 }
 
-CsaServerWatch::CsaServerWatch(LiveState& state, std::string address)
-    : state_(state), address_(std::move(address)) {
+CsaServerWatch::CsaServerWatch(LiveState& state, std::string address) : state_(state), address_(std::move(address)) {
   publish_status();
 }
 
@@ -51,19 +49,12 @@ void CsaServerWatch::finished(const csa::CsaFinishedGame& f) {
   games_.erase(it);
   PlayedGame played = g.follower->game();
   played.result = csa_game_result(f);
+  played.result.detail = f.game_id + ": " + played.result.detail;
   played.start_time = f.start_time;
   played.end_time = f.end_time;
-  FinishedGame row;
-  row.game = g.number;
-  row.black = played.names[shogi::BLACK];
-  row.white = played.names[shogi::WHITE];
-  row.result = result_text(played.result.outcome);
-  row.termination = std::string(to_string(played.result.termination));
-  row.detail = f.game_id + ": " + played.result.detail;
-  row.plies = int(played.moves.size());
   g.follower.reset();
   g.watcher.reset();  // off the boards
-  state_.add_finished(std::move(row), to_result_json(played));
+  state_.add_finished(journal::journaled({.game = g.number}, played));
   ++finished_;
   publish_status();
 }

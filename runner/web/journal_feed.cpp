@@ -4,26 +4,26 @@
 #include <filesystem>
 #include <fstream>
 
+#include "journal/segments.h"
 #include "tournament/journal_stats.h"
-#include "tournament/report.h"
-#include "tournament/segments.h"
-#include "web/live_reporter.h"
+#include "tournament/summary.h"
+#include "web/live_state.h"
 
 namespace arena::web {
 
 namespace fs = std::filesystem;
 
 JournalFeed::JournalFeed(LiveState& state, std::string out)
-    : state_(state), out_(std::move(out)), decision_path_(tournament::decision_path(out_)) {}
+    : state_(state), out_(std::move(out)), decision_path_(journal::decision_path(out_)) {}
 
 std::vector<std::string> JournalFeed::files() const {
   std::vector<std::string> out;
   std::error_code ec;
   if (fs::is_regular_file(out_, ec)) return {out_};
-  const fs::path segments = tournament::segments_dir(out_);
+  const fs::path segments = journal::segments_dir(out_);
   if (fs::is_directory(segments, ec)) {
     for (const auto& entry : fs::directory_iterator(segments, ec))
-      if (tournament::is_segment_name(entry.path().filename().string())) out.push_back(entry.path().string());
+      if (journal::is_segment_name(entry.path().filename().string())) out.push_back(entry.path().string());
     std::sort(out.begin(), out.end());  // by shard, then by start
     out.push_back(decision_path_);
     return out;
@@ -46,7 +46,7 @@ void JournalFeed::read_file(const std::string& path, File& file, std::vector<New
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const std::string where = path + ":" + std::to_string(file.lines) + ": ";
     if (file.lines == 1 && line.find("\"journal\"") != std::string::npos) {
-      auto header = tournament::parse_journal_header(line);
+      auto header = journal::parse_journal_header(line);
       if (!header) {
         warnings_.push_back(where + header.error());
         continue;
@@ -54,7 +54,7 @@ void JournalFeed::read_file(const std::string& path, File& file, std::vector<New
       if (!header_) {
         header_ = std::move(*header);
         header_->shard.reset();
-      } else if (std::string d = tournament::run_difference(*header_, *header, "the first file read"); !d.empty()) {
+      } else if (std::string d = journal::run_difference(*header_, *header, "the first file read"); !d.empty()) {
         warnings_.push_back(path + ": written for another run: " + d + "; left out");
         file.ignored = true;
         file.offset += start;
@@ -62,7 +62,7 @@ void JournalFeed::read_file(const std::string& path, File& file, std::vector<New
       }
       continue;
     }
-    auto game = tournament::parse_journal_game(line);
+    auto game = journal::parse_journal_game(line);
     if (!game) {
       warnings_.push_back(where + game.error());
       continue;
@@ -77,11 +77,11 @@ std::vector<size_t> JournalFeed::kept(int64_t pair, bool& from_decision) const {
   const auto& source = from_decision ? decided_ : lines_;
   auto it = source.find(pair);
   if (it == source.end()) return {};
-  std::vector<const tournament::JournalGame*> lines;
+  std::vector<const journal::JournalGame*> lines;
   lines.reserve(it->second.size());
   for (const auto& g : it->second) lines.push_back(&g);
   bool complete = false;
-  return tournament::kept_pair_lines(lines, header_ ? header_->games_per_pair : 2, complete);
+  return journal::kept_pair_lines(lines, header_ ? header_->games_per_pair : 2, complete);
 }
 
 int64_t JournalFeed::poll() {
@@ -99,17 +99,7 @@ int64_t JournalFeed::poll() {
     if (from_decision != n.decided || std::find(kept_lines.begin(), kept_lines.end(), n.index) == kept_lines.end())
       continue;
     if (!listed_.insert({n.game.pair, n.game.game_in_pair, n.game.attempt}).second) continue;
-    FinishedGame f;
-    f.game = n.game.game;
-    f.attempt = n.game.attempt;
-    f.replay = n.game.replay;
-    f.black = n.game.black;
-    f.white = n.game.white;
-    f.result = result_text(n.game.outcome);
-    f.termination = std::string(to_string(n.game.termination));
-    f.detail = n.game.detail;
-    f.plies = n.game.plies;
-    state_.add_finished(std::move(f), std::move(n.line));
+    state_.add_finished({std::move(n.line), n.game});
   }
   if (!fresh.empty() || (header_ && standings_json_.empty())) tally();
   return int64_t(fresh.size());
@@ -117,7 +107,7 @@ int64_t JournalFeed::poll() {
 
 // The standings from every pair's kept lines, as `stats OUT` computes them from the same files.
 void JournalFeed::tally() {
-  tournament::JournalContents contents;
+  journal::JournalContents contents;
   contents.header = header_;
   tournament::JournalStandings st = tournament::standings_of(contents);
   counted_ = 0;

@@ -21,7 +21,7 @@
 #include <tuple>
 #include <vector>
 
-#include "tournament/journal.h"
+#include "journal/journal.h"
 #include "web/live_state.h"
 
 namespace arena::web {
@@ -42,12 +42,12 @@ class JournalFeed {
 
  private:
   struct File {
-    uint64_t offset = 0;  // bytes read up to the end of the last complete line
-    int64_t lines = 0;    // complete lines read
+    uint64_t offset = 0;   // bytes read up to the end of the last complete line
+    int64_t lines = 0;     // complete lines read
     bool ignored = false;  // written for another run
   };
   struct NewLine {
-    tournament::JournalGame game;
+    journal::JournalGame game;
     std::string line;
     bool decided = false;  // from the coordinator's decision file
     size_t index = 0;      // among its pair's lines of its source
@@ -64,10 +64,10 @@ class JournalFeed {
   const std::string out_;
   const std::string decision_path_;
   std::map<std::string, File> files_;
-  std::optional<tournament::JournalHeader> header_;  // the first read (every file starts with one)
-  std::map<int64_t, std::vector<tournament::JournalGame>> lines_;    // per pair, in reading order
-  std::map<int64_t, std::vector<tournament::JournalGame>> decided_;  // the decision file's, per pair
-  std::set<std::tuple<int64_t, int, int>> listed_;  // (pair, game in pair, attempt) on the page's list
+  std::optional<journal::JournalHeader> header_;                  // the first read (every file starts with one)
+  std::map<int64_t, std::vector<journal::JournalGame>> lines_;    // per pair, in reading order
+  std::map<int64_t, std::vector<journal::JournalGame>> decided_;  // the decision file's, per pair
+  std::set<std::tuple<int64_t, int, int>> listed_;                // (pair, game in pair, attempt) on the page's list
   std::string standings_json_, status_, note_;
   int64_t counted_ = 0;
   std::vector<std::string> warnings_;

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "tournament/report.h"
+#include "tournament/summary.h"
 #include "tournament/tournament.h"
 #include "web/live_state.h"
 
@@ -12,10 +12,10 @@ namespace arena::web {
 
 class LiveReporter final : public tournament::Observer {
  public:
-  LiveReporter(LiveState& state, tournament::ReportInfo info) : state_(state), info_(std::move(info)) {}
+  LiveReporter(LiveState& state, tournament::RunInfo info) : state_(state), info_(std::move(info)) {}
 
-  void game_finished(const tournament::ScheduledGame& scheduled, int attempt, bool replay, const PlayedGame& game,
-                     const std::vector<std::string>& records, const tournament::Tally& tally) override;
+  void game_finished(const journal::JournaledGame& game, const std::vector<std::string>& records,
+                     const tournament::Tally& tally) override;
   void tick(const tournament::Tally& tally) override;
   std::unique_ptr<game::GameWatcher> watch_game(const tournament::ScheduledGame& scheduled, int attempt) override;
 
@@ -23,11 +23,8 @@ class LiveReporter final : public tournament::Observer {
   void publish(const tournament::Tally& tally);
 
   LiveState& state_;
-  tournament::ReportInfo info_;
+  tournament::RunInfo info_;
   int64_t published_ = -1;  // journaled games when the standings were last published
 };
-
-// "1-0", "0-1", "1/2-1/2" or "*" (not scored).
-std::string result_text(Outcome outcome);
 
 }  // namespace arena::web

@@ -4,6 +4,7 @@
 
 #include "output/json.h"
 #include "rules/notation.h"
+#include "web/game_row.h"
 
 namespace arena::web {
 
@@ -28,21 +29,6 @@ bj::value info_json(const SearchInfo& info, int64_t search_ms) {
   bj::array pv;
   for (const std::string& m : info.pv) pv.emplace_back(m);
   o.emplace("pv", std::move(pv));
-  return o;
-}
-
-bj::object finished_object(const FinishedGame& f) {
-  bj::object o;
-  o.emplace("game", f.game);
-  o.emplace("round", f.round);
-  o.emplace("attempt", f.attempt);
-  o.emplace("replay", f.replay);
-  o.emplace("black", f.black);
-  o.emplace("white", f.white);
-  o.emplace("result", f.result);
-  o.emplace("termination", f.termination);
-  o.emplace("detail", f.detail);
-  o.emplace("plies", f.plies);
   return o;
 }
 
@@ -71,6 +57,8 @@ class LiveState::Watcher final : public game::GameWatcher {
       b->black = game.names[shogi::BLACK];
       b->white = game.names[shogi::WHITE];
       b->time_control = game.time_control;
+      for (shogi::Color c : {shogi::BLACK, shogi::WHITE})
+        b->byoyomi_ms[c] = game.time_controls[c] ? game.time_controls[c]->byoyomi_ms : 0;
       b->start_sfen = game.start_sfen;
       b->opening_plies = int(opening.size());
       b->moves = std::move(opening);
@@ -157,12 +145,12 @@ std::unique_ptr<game::GameWatcher> LiveState::watch(int64_t game, int round, int
   return std::make_unique<Watcher>(*this, id);
 }
 
-void LiveState::add_finished(FinishedGame game, std::string journal_line) {
+void LiveState::add_finished(journal::JournaledGame game) {
   {
     std::lock_guard lock(mutex_);
-    records_.emplace_back(game.game, std::move(journal_line));
+    records_.emplace_back(game.summary.game, std::move(game.line));
     if (records_.size() > kKeptRecords) records_.pop_front();
-    finished_.push_back(std::move(game));
+    finished_.push_back(std::move(game.summary));
   }
   changed();
 }
@@ -170,7 +158,7 @@ void LiveState::add_finished(FinishedGame game, std::string journal_line) {
 std::string LiveState::update_json() const {
   // Copied under the lock, written out after it: the games' threads wait for a copy at most.
   std::vector<Board> boards;
-  std::vector<FinishedGame> recent;
+  std::vector<journal::JournalGame> recent;
   std::string standings, status;
   size_t total = 0;
   const uint64_t version = this->version();
@@ -210,6 +198,7 @@ std::string LiveState::update_json() const {
     o.emplace("black", b.black);
     o.emplace("white", b.white);
     o.emplace("time_control", b.time_control);
+    o.emplace("byoyomi_ms", bj::object{{"black", b.byoyomi_ms[shogi::BLACK]}, {"white", b.byoyomi_ms[shogi::WHITE]}});
     o.emplace("start_sfen", b.start_sfen);
     o.emplace("opening_plies", b.opening_plies);
     bj::array moves;
@@ -240,7 +229,7 @@ std::string LiveState::update_json() const {
   }
   out.emplace("boards", std::move(board_list));
   bj::array finished;
-  for (const FinishedGame& f : recent) finished.push_back(finished_object(f));
+  for (const journal::JournalGame& f : recent) finished.push_back(game_row(f));
   out.emplace("finished", std::move(finished));
   out.emplace("finished_total", int64_t(total));
   return json::serialize(out);
@@ -252,7 +241,7 @@ std::string LiveState::finished_json(int64_t from, int64_t count) const {
   const int64_t size = int64_t(finished_.size());
   from = std::clamp<int64_t>(from, 0, size);
   const int64_t end = std::clamp<int64_t>(from + std::max<int64_t>(count, 0), from, size);
-  for (int64_t i = from; i < end; ++i) out.push_back(finished_object(finished_[size_t(i)]));
+  for (int64_t i = from; i < end; ++i) out.push_back(game_row(finished_[size_t(i)]));
   return json::serialize(out);
 }
 

@@ -18,21 +18,9 @@
 #include <vector>
 
 #include "game/game_watch.h"
+#include "journal/journal.h"
 
 namespace arena::web {
-
-// A finished game as the list shows it; the whole game is its journal line.
-struct FinishedGame {
-  int64_t game = 0;  // the journal's 0-based game number
-  int round = 0;
-  int attempt = 0;
-  bool replay = false;  // its pair attempt was voided and played again
-  std::string black, white;
-  std::string result;  // "1-0", "0-1", "1/2-1/2" or "*"
-  std::string termination;
-  std::string detail;
-  int plies = 0;
-};
 
 class LiveState {
  public:
@@ -47,8 +35,8 @@ class LiveState {
   void set_standings(std::string summary_json, std::string status_line);
   // A game put on a board until the returned watcher is destroyed.
   std::unique_ptr<game::GameWatcher> watch(int64_t game, int round, int attempt);
-  // A finished game, with its journal line (what /api/game/N serves).
-  void add_finished(FinishedGame game, std::string journal_line);
+  // A finished game: its summary for the list, its journal line for /api/game/N.
+  void add_finished(journal::JournaledGame game);
 
   uint64_t version() const { return version_.load(std::memory_order_acquire); }
   // {"title","version","status","standings":{...}|null,"boards":[...],"finished":[newest kRecentInUpdate],
@@ -71,7 +59,8 @@ class LiveState {
     int round = 0;
     int attempt = 0;
     std::string black, white, time_control, start_sfen;
-    std::vector<std::string> moves;  // USI, the opening's included
+    int64_t byoyomi_ms[shogi::COLOR_NB] = {0, 0};  // each side's, for the clocks' "byo" countdown
+    std::vector<std::string> moves;                // USI, the opening's included
     int opening_plies = 0;
     game::ClockView clocks;
     std::chrono::steady_clock::time_point clock_started{};  // when the running side's clock started
@@ -89,7 +78,7 @@ class LiveState {
   std::string status_;
   std::map<uint64_t, Board> boards_;  // by a serial number: one game number may be on two boards (a replay)
   uint64_t next_board_ = 0;
-  std::vector<FinishedGame> finished_;
+  std::vector<journal::JournalGame> finished_;
   std::deque<std::pair<int64_t, std::string>> records_;  // the newest kKeptRecords journal lines, by game
 };
 

@@ -68,7 +68,7 @@ function tickClocks() {
     const el = document.querySelector(`.game[data-game="${b.game}"] .clock[data-side="${color}"]`);
     if (!el) continue;
     const main = b.clock[color + "_ms"], used = b.clock.elapsed_ms + local;
-    const byo = byoyomiOf(b.time_control, color);
+    const byo = b.byoyomi_ms ? b.byoyomi_ms[color] : 0;
     let text;
     if (main - used > 0 || !byo) text = clockText(main - used);
     else text = "byo " + clockText(byo - (used - main));
@@ -83,7 +83,7 @@ function renderFinished(u) {
           "<th>Detail</th></tr>";
   for (const f of u.finished.slice().reverse())
     h += `<tr class="click" data-game="${f.game}"><td>${f.game + 1}${f.replay ? " (void)" : ""}</td>` +
-         `<td class="name">${esc(f.black)}</td><td class="name">${esc(f.white)}</td><td>${esc(f.result)}</td>` +
+         `<td class="name">${esc(f.black)}</td><td class="name">${esc(f.white)}</td><td>${resultText(f.result)}</td>` +
          `<td>${f.plies}</td><td>${esc(f.termination)}</td><td class="name">${esc(f.detail)}</td></tr>`;
   document.getElementById("finished").innerHTML = h;
 }

@@ -194,12 +194,9 @@ function clockText(ms) {
   return `${min}:${String(sec).padStart(2, "0")}.${d}`;
 }
 
-// "10+0.1", "0+1b", "60+10b", or "black X, white Y": the byoyomi of a side, in ms (0 for none).
-function byoyomiOf(tc, side) {
-  const m = /^black (.*), white (.*)$/.exec(tc || "");
-  const mine = m ? (side === "black" ? m[1] : m[2]) : (tc || "");
-  const b = /\+([0-9.]+)b/.exec(mine);
-  return b ? Math.round(Number(b[1]) * 1000) : 0;
+// A game list's "result" (the journal's "black", "white", "draw" or "none") as a score.
+function resultText(result) {
+  return {black: "1-0", white: "0-1", draw: "1/2-1/2"}[result] || "*";
 }
 
 function scoreText(info) {

@@ -13,8 +13,9 @@
 #include "output/result_json.h"
 #include "rules/notation.h"
 #include "tournament/journal_stats.h"
-#include "tournament/report.h"
+#include "tournament/summary.h"
 #include "tournament/tally.h"
+#include "web/game_row.h"
 
 namespace arena::web {
 
@@ -23,39 +24,9 @@ using Micros = std::chrono::microseconds;
 
 namespace {
 
-// The time control of each side from a game's "time_control": "10+0.1", or "black 10+0.1, white 5+0.1".
-std::optional<std::array<game::TimeControl, shogi::COLOR_NB>> side_time_controls(const std::string& text) {
-  std::string black = text, white = text;
-  constexpr std::string_view b = "black ", w = ", white ";
-  if (text.starts_with(b)) {
-    const size_t at = text.find(w);
-    if (at == std::string::npos) return std::nullopt;
-    black = text.substr(b.size(), at - b.size());
-    white = text.substr(at + w.size());
-  }
-  auto tb = game::parse_time_control(black), tw = game::parse_time_control(white);
-  if (!tb || !tw) return std::nullopt;
-  return std::array<game::TimeControl, shogi::COLOR_NB>{*tb, *tw};
-}
-
 shogi::Color side_to_move(const std::string& sfen) {
   const size_t space = sfen.find(' ');
   return space != std::string::npos && sfen.compare(space, 3, " w ") == 0 ? shogi::WHITE : shogi::BLACK;
-}
-
-// The time a flagged engine took, from the detail the game wrote ("black (name) used 1234.5 ms, allowed ..." or
-// "... it answered stop after 1234.5 ms"); -1 when it never answered. The last match: an engine's name may hold
-// the same words.
-int64_t forfeit_used_ms(const std::string& detail) {
-  for (std::string_view key : {" used ", " answered stop after "}) {
-    const size_t at = detail.rfind(key);
-    if (at == std::string::npos) continue;
-    const char* start = detail.c_str() + at + key.size();
-    char* end = nullptr;
-    const double ms = std::strtod(start, &end);
-    if (end != start && std::string_view(end).starts_with(" ms") && ms >= 0) return int64_t(ms);
-  }
-  return -1;
 }
 
 bool is_fault(Termination t) {
@@ -72,7 +43,7 @@ bj::value score_value(const SearchInfo& info) {
   return nullptr;
 }
 
-std::string title_of(const tournament::JournalContents& contents) {
+std::string title_of(const journal::JournalContents& contents) {
   if (!contents.header) return "journal";
   std::string title = contents.header->type + ":";
   for (size_t i = 0; i < contents.header->engines.size(); ++i)
@@ -118,8 +89,8 @@ bj::object times_object(const std::string& name, EngineTimes& t, size_t max_poin
   bj::array points;
   points.reserve(keep.size());
   for (const auto* p : keep)
-    points.push_back(bj::array{p->given, p->used < 0 ? bj::value(nullptr) : bj::value(p->used), p->game, p->ply,
-                               p->kind});
+    points.push_back(
+        bj::array{p->given, p->used < 0 ? bj::value(nullptr) : bj::value(p->used), p->game, p->ply, p->kind});
   o.emplace("points", std::move(points));
   o.emplace("sampled", sampled);
   return o;
@@ -129,10 +100,9 @@ bj::object times_object(const std::string& name, EngineTimes& t, size_t max_poin
 
 std::vector<MoveTiming> move_timings(const PlayedGame& game) {
   std::vector<MoveTiming> out;
-  auto controls = side_time_controls(game.time_control);
-  if (!controls) return out;
-  game::Clock clocks[shogi::COLOR_NB] = {game::Clock((*controls)[shogi::BLACK]),
-                                         game::Clock((*controls)[shogi::WHITE])};
+  if (!game.time_controls[shogi::BLACK] || !game.time_controls[shogi::WHITE]) return out;
+  game::Clock clocks[shogi::COLOR_NB] = {game::Clock(*game.time_controls[shogi::BLACK]),
+                                         game::Clock(*game.time_controls[shogi::WHITE])};
   // The reconstruction never flags: the game's own verdicts are in its result.
   const Micros never(int64_t(1) << 50);
   // A recorded time is the runner's measure rounded down to the millisecond: charging it plus half a millisecond
@@ -155,21 +125,21 @@ std::vector<MoveTiming> move_timings(const PlayedGame& game) {
     t.ply = int(game.moves.size()) + 1;
     t.mover = mover;
     if (auto allowed = clocks[mover].allowed()) t.given_ms = allowed->count() / 1000;
-    t.used_ms = forfeit_used_ms(game.result.detail);
+    t.used_ms = game.forfeit_used_ms.value_or(-1);
     t.forfeit = true;
     out.push_back(t);
   }
   return out;
 }
 
-ReportData report_data(const tournament::JournalContents& contents, const std::string& source,
+ReportData report_data(const journal::JournalContents& contents, const std::string& source,
                        const ReportOptions& options) {
   ReportData data;
   data.games = int64_t(contents.games.size());
   const bool have_lines = contents.lines.size() == contents.games.size();
 
   // The standings at the end, and the Elo of each pairing and the LLR as the games came in (at most ~600 points).
-  tournament::JournalContents no_games;
+  journal::JournalContents no_games;
   no_games.header = contents.header;
   tournament::JournalStandings running = tournament::standings_of(no_games);
   const std::optional<stats::SprtConfig> sprt = running.info.sprt;
@@ -186,8 +156,8 @@ ReportData report_data(const tournament::JournalContents& contents, const std::s
     for (size_t p = 0; p < pairings; ++p) {
       auto s = running.tally.summary(p);
       // A pairing found later than the first sample (no schedule) starts with nulls.
-      while (elo[p].size() + 1 < xs.size()) elo[p].emplace_back(nullptr), lower[p].emplace_back(nullptr),
-          upper[p].emplace_back(nullptr);
+      while (elo[p].size() + 1 < xs.size())
+        elo[p].emplace_back(nullptr), lower[p].emplace_back(nullptr), upper[p].emplace_back(nullptr);
       elo[p].push_back(s ? finite_or_null(s->elo.value) : bj::value(nullptr));
       lower[p].push_back(s ? finite_or_null(s->elo.lower) : bj::value(nullptr));
       upper[p].push_back(s ? finite_or_null(s->elo.upper) : bj::value(nullptr));
@@ -226,12 +196,12 @@ ReportData report_data(const tournament::JournalContents& contents, const std::s
   if (auto parsed = json::parse(tournament::summary_json(running.tally, summary))) summary_value = std::move(*parsed);
 
   // Terminations: how the games ended, by result; and for each engine, its wins, losses and draws by termination.
-  std::map<std::string, std::array<int64_t, 4>> by_termination;  // black, white, draw, not scored
+  std::map<std::string, std::array<int64_t, 4>> by_termination;                    // black, white, draw, not scored
   std::map<std::string, std::map<std::string, std::array<int64_t, 3>>> by_engine;  // win, loss, draw
-  for (const tournament::JournalGame& g : contents.games) {
+  for (const journal::JournalGame& g : contents.games) {
     const std::string t(to_string(g.termination));
     auto& counts = by_termination[t];
-    const int column = g.replay                            ? 3
+    const int column = g.replay                         ? 3
                        : g.outcome == Outcome::BlackWin ? 0
                        : g.outcome == Outcome::WhiteWin ? 1
                        : g.outcome == Outcome::Draw     ? 2
@@ -252,8 +222,8 @@ ReportData report_data(const tournament::JournalContents& contents, const std::s
   });
   bj::array termination_rows;
   for (const auto& [t, c] : terminations)
-    termination_rows.push_back(bj::object{{"termination", t}, {"black", c[0]}, {"white", c[1]}, {"draw", c[2]},
-                                          {"unscored", c[3]}});
+    termination_rows.push_back(
+        bj::object{{"termination", t}, {"black", c[0]}, {"white", c[1]}, {"draw", c[2]}, {"unscored", c[3]}});
   bj::object engine_terminations;
   for (const auto& [name, rows] : by_engine) {
     bj::object o;
@@ -282,18 +252,8 @@ ReportData report_data(const tournament::JournalContents& contents, const std::s
     for (const std::string& name : contents.header->engines) times_of(name);
   bj::array game_rows, replays;
   for (size_t i = 0; i < n; ++i) {
-    const tournament::JournalGame& g = contents.games[i];
-    bj::object row;
-    row.emplace("game", g.game);
-    row.emplace("pair", g.pair);
-    row.emplace("attempt", g.attempt);
-    row.emplace("void", g.replay);
-    row.emplace("black", g.black);
-    row.emplace("white", g.white);
-    row.emplace("result", to_string(g.outcome));
-    row.emplace("termination", to_string(g.termination));
-    row.emplace("detail", g.detail);
-    row.emplace("plies", g.plies);
+    const journal::JournalGame& g = contents.games[i];
+    bj::object row = game_row(g);
     int64_t replay_index = -1;
     std::optional<PlayedGame> played;
     if (have_lines) {
@@ -359,7 +319,7 @@ ReportData report_data(const tournament::JournalContents& contents, const std::s
         replays.push_back(std::move(r));
       }
     }
-    row.emplace("replay", replay_index);
+    row.emplace("replay_index", replay_index);
     game_rows.push_back(std::move(row));
   }
   data.replays = int64_t(replays.size());

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "game/game_result.h"
-#include "tournament/journal.h"
+#include "journal/journal.h"
 
 namespace arena::web {
 
@@ -36,9 +36,9 @@ struct ReportData {
   int64_t replays = 0;                // games embedded for replay
 };
 
-// The report's data from a journal read with its lines (tournament::read_games(path, true)). `source` names the
+// The report's data from a journal read with its lines (journal::read_games(path, true)). `source` names the
 // journal on the page.
-ReportData report_data(const tournament::JournalContents& contents, const std::string& source,
+ReportData report_data(const journal::JournalContents& contents, const std::string& source,
                        const ReportOptions& options = {});
 
 // The page: self-contained (styles, script and data inline; nothing loaded from anywhere), the data written in with

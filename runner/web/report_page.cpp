@@ -269,9 +269,9 @@ function renderGames() {
   let h = "<tr><th>Game</th><th>Pair</th><th>Black</th><th>White</th><th>Result</th><th>Plies</th><th>Termination</th>" +
           "<th>Detail</th></tr>";
   for (const g of list.slice(page * 100, page * 100 + 100))
-    h += `<tr class="click" data-game="${g.game}" data-replay="${g.replay}"><td>${g.game + 1}${g.void ? " (void)" : ""}` +
-         `${g.replay < 0 ? "" : " ▶"}</td><td>${g.pair + 1}</td><td class="name">${esc(g.black)}</td>` +
-         `<td class="name">${esc(g.white)}</td><td>${esc(g.result)}</td><td>${g.plies}</td>` +
+    h += `<tr class="click" data-game="${g.game}" data-replay="${g.replay_index}"><td>${g.game + 1}${g.replay ? " (void)" : ""}` +
+         `${g.replay_index < 0 ? "" : " ▶"}</td><td>${g.pair + 1}</td><td class="name">${esc(g.black)}</td>` +
+         `<td class="name">${esc(g.white)}</td><td>${resultText(g.result)}</td><td>${g.plies}</td>` +
          `<td class="${FAULTS.has(g.termination) ? "fault" : ""}">${esc(g.termination)}</td><td class="name">${esc(g.detail)}</td></tr>`;
   document.getElementById("games").innerHTML = h;
 }
@@ -349,8 +349,8 @@ renderTerminations();
 setupGames();
 wireReplay();
 // The first game with a replay is open from the start, its scores and times beside it.
-const firstReplay = DATA.games.find(g => g.replay >= 0);
-if (firstReplay) openGame(firstReplay.game, firstReplay.replay);
+const firstReplay = DATA.games.find(g => g.replay_index >= 0);
+if (firstReplay) openGame(firstReplay.game, firstReplay.replay_index);
 window.scrollTo(0, 0);
 </script>
 </body>

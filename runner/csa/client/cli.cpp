@@ -20,6 +20,10 @@ std::expected<void, std::string> apply_engine_tokens(CsaClientConfig& config, co
 }
 
 void CsaClientCli::add_to(CLI::App& app) {
+  app.footer(
+      "Examples:\n"
+      "  shogi-arena csa --config configs/csa-floodgate.yaml --user me --trip secret\n"
+      "  shogi-arena csa --user dev --game test-300-10F --engine cmd=fairy-stockfish option.Hash=64 --games 4");
   app.add_option("--config", config_file_, "A YAML file like configs/csa-floodgate.yaml; flags override it")
       ->type_name("FILE");
   auto flag = [&](const char* name, const char* key, const char* help, const char* type = "TEXT") {

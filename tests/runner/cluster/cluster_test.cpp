@@ -9,24 +9,16 @@
 #include "cluster/cli.h"
 #include "cluster/coordinator.h"
 #include "cluster/slurm.h"
-#include "tournament/journal.h"
-#include "tournament/segments.h"
+#include "journal/journal.h"
+#include "journal/segments.h"
+#include "support/temp_dir.h"
 
 using namespace arena;
 using namespace arena::cluster;
 namespace fs = std::filesystem;
+using test_support::TempDir;
 
 namespace {
-
-struct Dir {
-  fs::path path;
-  explicit Dir(const std::string& tag) {
-    path = fs::temp_directory_path() / ("arena-cluster-" + tag + "-" + std::to_string(::getpid()));
-    fs::remove_all(path);
-    fs::create_directories(path / "segments");
-  }
-  ~Dir() { fs::remove_all(path); }
-};
 
 class FakeScheduler final : public Scheduler {
  public:
@@ -53,15 +45,15 @@ TaskState task(int id, const char* state) {
 
 // A segment of an SPRT between a and b, with pairs [from, to) won by a in both games.
 void sprt_segment(const fs::path& dir, int shard, int64_t from, int64_t to, int64_t step) {
-  tournament::JournalHeader h;
+  journal::JournalHeader h;
   h.type = "sprt";
   h.engines = {"a", "b"};
   h.games = 400;
   h.schedule = "0123456789abcdef";
   h.created = "2026-11-25T00:00:0" + std::to_string(shard) + "Z";
   h.sprt = stats::SprtConfig{0.05, 0.05, 0, 200, stats::EloModel::Logistic};
-  h.shard = tournament::Shard{shard, 2};
-  auto w = tournament::JournalWriter::create(
+  h.shard = journal::Shard{shard, 2};
+  auto w = journal::JournalWriter::create(
       (dir / "segments" / ("shard-" + std::to_string(shard) + "-of-2.x.jsonl")).string(), h, true);
   REQUIRE(w);
   for (int64_t p = from; p < to; p += step)
@@ -175,7 +167,8 @@ TEST_CASE("the slurm command forwards the tournament's options, not its own or t
 }
 
 TEST_CASE("the coordinator decides on the complete prefix, stops the array, requeues failures") {
-  Dir d("coord");
+  TempDir d("coord");
+  fs::create_directories(d.path / "segments");
   FakeScheduler slurm;
   slurm.states = {task(0, "RUNNING"), task(1, "RUNNING")};
   CoordinatorOptions o;
@@ -223,7 +216,7 @@ TEST_CASE("the coordinator decides on the complete prefix, stops the array, requ
   CHECK(text.find("\"prefix_pairs\":" + std::to_string(st.decided_pairs)) != std::string::npos);
   // Pending tasks at once; running ones after the grace (0 here). The decision's lines are kept.
   CHECK(slurm.actions == std::vector<std::string>{"cancel pending", "cancel all"});
-  CHECK(fs::exists(tournament::decision_path(d.path.string())));
+  CHECK(fs::exists(journal::decision_path(d.path.string())));
   // A task that shows up pending again (Slurm requeued it) is cancelled again.
   slurm.actions.clear();
   REQUIRE(coordinate_once(d.path.string(), slurm, o, st, logger));

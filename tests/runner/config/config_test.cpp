@@ -16,9 +16,11 @@
 #include "config/engine_keys.h"
 #include "config/load.h"
 #include "config/values.h"
+#include "support/temp_dir.h"
 
 using namespace arena::config;
 namespace fs = std::filesystem;
+using test_support::TempDir;
 
 namespace {
 
@@ -40,19 +42,6 @@ ConfigDraft from_yaml(const std::string& text, const std::string& name = "test.y
 }
 
 // A temporary directory removed at the end of the test.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("arena-config-test-" + std::to_string(::getpid()));
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream(path / name) << text;
-    return (path / name).string();
-  }
-};
-
 Config parse_cli(std::vector<std::string> args, std::optional<TournamentType> type) {
   CLI::App app;
   CliOptions options;
@@ -273,11 +262,10 @@ TEST_CASE("finalize checks the engines") {
 }
 
 TEST_CASE("engine tokens from the command line") {
-  EngineSettings e =
-      parse_engine_tokens({"cmd=./dev", "name=dev", "option.USI_Hash=256", "option.Eval Dir=a b", "tc=10+0.1", "ponder",
-                           "arg=-x", "arg=--y", "startup_timeout_ms=5000", "send_inc=false", "swap_btime_wtime=yes",
-                           "margin_ms=450"},
-                          "--engine #1", "/work");
+  EngineSettings e = parse_engine_tokens(
+      {"cmd=./dev", "name=dev", "option.USI_Hash=256", "option.Eval Dir=a b", "tc=10+0.1", "ponder", "arg=-x",
+       "arg=--y", "startup_timeout_ms=5000", "send_inc=false", "swap_btime_wtime=yes", "margin_ms=450"},
+      "--engine #1", "/work");
   CHECK(*e.cmd == "/work/dev");
   CHECK(*e.name == "dev");
   REQUIRE(e.options.size() == 2);
@@ -295,9 +283,7 @@ TEST_CASE("engine tokens from the command line") {
           parse_engine_tokens({"cmd=a", "hash=1"}, "--engine #2", "");
         }).starts_with("--engine #2: 'hash=1': unknown key 'hash'"));
   CHECK(error_of([] { parse_engine_tokens({"tc=fast"}, "--each", ""); }).starts_with("--each: 'tc=fast': "));
-  CHECK(error_of([] {
-          parse_engine_tokens({"margin_ms=-5"}, "--each", "");
-        }).starts_with("--each: 'margin_ms=-5': "));
+  CHECK(error_of([] { parse_engine_tokens({"margin_ms=-5"}, "--each", ""); }).starts_with("--each: 'margin_ms=-5': "));
   CHECK(error_of([] {
           parse_engine_tokens({"ponder=maybe"}, "--each", "");
         }).starts_with("--each: 'ponder=maybe': expected true or false"));
@@ -305,12 +291,12 @@ TEST_CASE("engine tokens from the command line") {
 
 TEST_CASE("precedence: file each < file engine < --each < --engine") {
   TempDir dir;
-  const std::string file = dir.write("c.yaml",
-                                     "each:\n  tc: 1+0\n  options: {A: each-file, B: each-file}\n"
-                                     "engines:\n"
-                                     "  - {name: x, cmd: sh, tc: 2+0, options: {A: engine-file}}\n"
-                                     "  - {name: y, cmd: sh}\n"
-                                     "rounds: 3\nconcurrency: 1\n");
+  const std::string file = dir.file("c.yaml",
+                                    "each:\n  tc: 1+0\n  options: {A: each-file, B: each-file}\n"
+                                    "engines:\n"
+                                    "  - {name: x, cmd: sh, tc: 2+0, options: {A: engine-file}}\n"
+                                    "  - {name: y, cmd: sh}\n"
+                                    "rounds: 3\nconcurrency: 1\n");
   SUBCASE("--each overrides the file's engines") {
     Config c = parse_cli({"--config", file, "--each", "tc=3+0", "option.B=each-cli"}, TournamentType::Gauntlet);
     REQUIRE(c.engines.size() == 2);
@@ -355,7 +341,7 @@ TEST_CASE("precedence: file each < file engine < --each < --engine") {
     CHECK(c.rounds == 3);  // the file's rounds are the SPRT's maximum
   }
   SUBCASE("a typo in a file given with --config") {
-    const std::string bad = dir.write("bad.yaml", "rounds: 3\nengines:\n  - {name: x, cmd: sh}\nopenigs: {}\n");
+    const std::string bad = dir.file("bad.yaml", "rounds: 3\nengines:\n  - {name: x, cmd: sh}\nopenigs: {}\n");
     std::string e = error_of([&] { parse_cli({"--config", bad}, TournamentType::Gauntlet); });
     CHECK(e.starts_with(bad + ":4:1: unknown key 'openigs' (did you mean 'openings'?)"));
   }
@@ -432,9 +418,9 @@ TEST_CASE("via_csa_server: off by default, on from YAML or --via-csa-server, and
   Config c = parse_cli({"--engine", "cmd=sh", "name=a", "tc=1", "--engine", "cmd=sh", "name=b", "tc=1"},
                        TournamentType::Gauntlet);
   CHECK_FALSE(c.via_csa_server);
-  Config v = parse_cli({"--via-csa-server", "--engine", "cmd=sh", "name=a", "tc=1", "--engine", "cmd=sh", "name=b",
-                        "tc=1"},
-                       TournamentType::Gauntlet);
+  Config v =
+      parse_cli({"--via-csa-server", "--engine", "cmd=sh", "name=a", "tc=1", "--engine", "cmd=sh", "name=b", "tc=1"},
+                TournamentType::Gauntlet);
   CHECK(v.via_csa_server);
   CHECK(from_yaml("via_csa_server: true\n").config.via_csa_server);
   const std::string e = error_of([] { from_yaml("games: 2\nvia_csa_server: maybe\n"); });
@@ -462,9 +448,9 @@ TEST_CASE("web: off by default, an address from YAML or --web (the command line 
   // off: no page, whatever the file says (the shards of a Slurm run are started with it).
   CHECK(from_yaml("web: off\n").config.web.empty());
   TempDir dir;
-  const std::string file = dir.write("w.yaml",
-                                     "web: 127.0.0.1:8080\nengines:\n  - {name: x, cmd: sh, tc: 1+0}\n"
-                                     "  - {name: y, cmd: sh, tc: 1+0}\n");
+  const std::string file = dir.file("w.yaml",
+                                    "web: 127.0.0.1:8080\nengines:\n  - {name: x, cmd: sh, tc: 1+0}\n"
+                                    "  - {name: y, cmd: sh, tc: 1+0}\n");
   CHECK(parse_cli({"--config", file}, TournamentType::Gauntlet).web == "127.0.0.1:8080");
   CHECK(parse_cli({"--config", file, "--web", "off"}, TournamentType::Gauntlet).web.empty());
   auto loopback = parse_listen_address("8080", 4081);
@@ -481,9 +467,9 @@ TEST_CASE("web: off by default, an address from YAML or --web (the command line 
 
 TEST_CASE("a switch the file turns on is turned off by its --no- form or =false; left out, the file's value stands") {
   TempDir dir;
-  const std::string file = dir.write("on.yaml",
-                                     "via_csa_server: true\nquiet: true\njson: true\n"
-                                     "engines:\n  - {name: x, cmd: sh, tc: 1}\n  - {name: y, cmd: sh, tc: 1}\n");
+  const std::string file = dir.file("on.yaml",
+                                    "via_csa_server: true\nquiet: true\njson: true\n"
+                                    "engines:\n  - {name: x, cmd: sh, tc: 1}\n  - {name: y, cmd: sh, tc: 1}\n");
   Config kept = parse_cli({"--config", file}, TournamentType::Gauntlet);
   CHECK(kept.via_csa_server);
   CHECK(kept.quiet);
@@ -526,17 +512,18 @@ TEST_CASE("engine keys: every YAML key of an engine entry is read, and the same 
   const std::string dir = "/tmp/shogi-arena-engine-keys-" + std::to_string(::getpid());
   std::filesystem::create_directories(dir + "/work");
   const std::string yaml = dir + "/k.yaml";
-  std::ofstream(yaml) << "tournament: gauntlet\nengines:\n  - name: a\n    cmd: /bin/sh\n    args: [-c, 'x y']\n"
-                         "    dir: work\n    options: {USI_Hash: 64}\n    tc: 5+0.5\n    ponder: true\n"
-                         "    send_inc: false\n    swap_btime_wtime: true\n    startup_timeout_ms: 2500\n    margin_ms: 700\n";
+  std::ofstream(yaml)
+      << "tournament: gauntlet\nengines:\n  - name: a\n    cmd: /bin/sh\n    args: [-c, 'x y']\n"
+         "    dir: work\n    options: {USI_Hash: 64}\n    tc: 5+0.5\n    ponder: true\n"
+         "    send_inc: false\n    swap_btime_wtime: true\n    startup_timeout_ms: 2500\n    margin_ms: 700\n";
   ConfigDraft from_yaml;
   apply_yaml_file(yaml, from_yaml);
   REQUIRE(from_yaml.file_engines.size() == 1);
   const EngineSettings& y = from_yaml.file_engines[0];
-  EngineSettings t =
-      parse_engine_tokens({"name=a", "cmd=/bin/sh", "arg=-c", "arg=x y", "dir=work", "option.USI_Hash=64", "tc=5+0.5",
-                           "ponder", "send_inc=false", "swap_btime_wtime=true", "startup_timeout_ms=2500", "margin_ms=700"},
-                          "--engine #1", dir);
+  EngineSettings t = parse_engine_tokens(
+      {"name=a", "cmd=/bin/sh", "arg=-c", "arg=x y", "dir=work", "option.USI_Hash=64", "tc=5+0.5", "ponder",
+       "send_inc=false", "swap_btime_wtime=true", "startup_timeout_ms=2500", "margin_ms=700"},
+      "--engine #1", dir);
   CHECK(*y.name == *t.name);
   CHECK(*y.cmd == *t.cmd);
   CHECK(*y.args == *t.args);

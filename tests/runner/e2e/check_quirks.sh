@@ -26,8 +26,8 @@ match() {
     --openings file="$OPENINGS" --max-plies 32 --out "$out" --json --quiet >"$out.json" 2>"$out.err" ||
     [ $? = 2 ] || fail "the match in $out exited with $?"
   local crashes time
-  crashes=$(grep -o '"name":"[^"]*","games":[^}]*' "$out.json" | head -1 | grep -o '"crashes":[0-9]*' | cut -d: -f2)
-  time=$(grep -o '"name":"[^"]*","games":[^}]*' "$out.json" | head -1 | grep -o '"time_losses":[0-9]*' | cut -d: -f2)
+  crashes=$(jq -r '.engines[0].crashes' "$out.json")
+  time=$(jq -r '.engines[0].time_losses' "$out.json")
   [ -n "$crashes" ] && [ -n "$time" ] || fail "no engine figures in $out.json: $(head -c 600 "$out.json")"
   echo $((crashes + time))
 }

@@ -49,25 +49,27 @@ alice=$!
 bob=$!
 board=
 for _ in $(seq 100); do
-  state=$(http_get "$web" /api/state)
-  board=$(grep -o '"boards":\[{"game":0,[^]]*"black":"alice","white":"bob"[^]]*"moves":\["[^]]*","[^]]*"' <<<"$state" || true)
+  state=$(http_body "$web" /api/state)
+  board=$(jq -c '.boards[] | select(.game == 0 and .black == "alice" and .white == "bob" and (.moves | length) >= 2)' \
+    <<<"$state" 2>/dev/null || true)
   [ -n "$board" ] && break
   sleep 0.1
 done
 [ -n "$board" ] || fail "no board of alice against bob on the live page: ${state:0:500}"
-grep -q '"status":"CSA server on 127.0.0.1: 1 game in progress, 0 finished"' <<<"$state" ||
+[ "$(jq -r .status <<<"$state")" = "CSA server on 127.0.0.1: 1 game in progress, 0 finished" ] ||
   fail "the page's status: ${state:0:300}"
 wait $bob || fail "bob's client exited with $? ($(cat "$TMP/bob.out"))"
 wait $alice || fail "alice's client exited with $? ($(cat "$TMP/alice.out"))"
 for _ in $(seq 30); do
-  state=$(http_get "$web" /api/state)
-  grep -q '"finished_total":1' <<<"$state" && break
+  state=$(http_body "$web" /api/state)
+  [ "$(jq -r .finished_total <<<"$state" 2>/dev/null)" = 1 ] && break
   sleep 0.1
 done
-grep -q '"boards":\[\],"finished":\[{"game":0,[^}]*"black":"alice","white":"bob","result":"1/2-1/2","termination":"max-moves"' \
-  <<<"$state" || fail "the finished game is not listed: ${state:0:600}"
-replay=$(http_get "$web" /api/game/0)
-[ "$(grep -o '"moves":\[[^]]*\]' <<<"$replay" | tr ',' '\n' | wc -l)" = 40 ] ||
+jq -e '(.boards | length) == 0 and (.finished[0] | .game == 0 and .black == "alice" and .white == "bob" and
+        .result == "draw" and .termination == "max-moves")' <<<"$state" >/dev/null ||
+  fail "the finished game is not listed: ${state:0:600}"
+replay=$(http_body "$web" /api/game/0)
+[ "$(jq '.moves | length' <<<"$replay")" = 40 ] ||
   fail "the replay does not have 40 moves: ${replay:0:300}"
 pass "serve --web: the game on a board while it was played, then listed and replayable (40 moves)"
 

@@ -8,6 +8,7 @@ grep -q "^Games scored 4 of 4 scheduled" "$TMP/log" || fail "unexpected summary:
 grep -q "^Results of arena-a vs arena-b (4 games, 2 complete pairs)" "$TMP/log" || fail "no results: $(cat "$TMP/log")"
 [ "$(ls "$TMP/out/games" | grep -c '\.kif$')" = 4 ] || fail "expected 4 KIF records"
 # The built-in engine never loses by its own fault: no illegal move, time loss, crash or stall.
-bad=$(grep -o '"termination":"\(illegal-move\|time-forfeit\|disconnect\|stall\)"' "$TMP/out/journal.jsonl" || true)
+bad=$(journal_games "$TMP/out/journal.jsonl" \
+  'select(.termination | IN("illegal-move", "time-forfeit", "disconnect", "stall")) | .detail')
 [ -z "$bad" ] || fail "the built-in engine lost by its own fault: $bad"
 pass "the default gauntlet ran: $(grep '^  Games' "$TMP/log")"

@@ -16,47 +16,31 @@ check_exactly_once "$journal" 100
 [ "$(json_int "$TMP/c4.json" scored)" = 100 ] || fail "scored: $(json_int "$TMP/c4.json" scored)"
 [ "$(ls "$TMP/c4/games" | grep -c '\.csa$')" = 100 ] || fail "expected 100 CSA records"
 # Two pairings of 50 games each; W + L + D and the pentanomial pairs add up.
-pairings=$(grep -o '"pairings":\[.*\]' "$TMP/c4.json")
 for p in a-b a-c; do
   first=${p%-*} second=${p#*-}
-  entry=$(printf '%s' "$pairings" | grep -o "{\"first\":\"$first\",\"second\":\"$second\"[^]]*\]")
+  entry=$(jq -c --arg f "$first" --arg s "$second" '.pairings[] | select(.first == $f and .second == $s)' "$TMP/c4.json")
   [ -n "$entry" ] || fail "no pairing $p in the summary"
-  games=$(printf '%s' "$entry" | grep -o '"games":[0-9]*' | cut -d: -f2)
-  w=$(printf '%s' "$entry" | grep -o '"wins":[0-9]*' | head -1 | cut -d: -f2)
-  l=$(printf '%s' "$entry" | grep -o '"losses":[0-9]*' | head -1 | cut -d: -f2)
-  d=$(printf '%s' "$entry" | grep -o '"draws":[0-9]*' | head -1 | cut -d: -f2)
-  penta=$(printf '%s' "$entry" | grep -o '"pentanomial":\[[0-9,]*\]' | grep -o '[0-9,]*' | tr ',' '+')
-  [ "$games" = 50 ] && [ $((w + l + d)) = 50 ] && [ $((penta)) = 25 ] ||
-    fail "pairing $p: games $games, W $w L $l D $d, pairs $((penta))"
+  read -r games w l d penta < <(jq -r '"\(.games) \(.wins) \(.losses) \(.draws) \(.pentanomial | add)"' <<<"$entry")
+  [ "$games" = 50 ] && [ $((w + l + d)) = 50 ] && [ "$penta" = 25 ] ||
+    fail "pairing $p: games $games, W $w L $l D $d, pairs $penta"
   # The split itself, counted independently from the journal's lines (the first engine's view).
-  jw=0 jl=0 jd=0
-  while IFS= read -r line; do
-    b=$(printf '%s' "$line" | grep -o '"black":"[^"]*"' | cut -d'"' -f4)
-    wh=$(printf '%s' "$line" | grep -o '"white":"[^"]*"' | cut -d'"' -f4)
-    r=$(printf '%s' "$line" | grep -o '"result":"[^"]*"' | cut -d'"' -f4)
-    [ "$b $wh" = "$first $second" ] || [ "$b $wh" = "$second $first" ] || continue
-    if [ "$r" = draw ]; then jd=$((jd + 1))
-    elif { [ "$r" = black ] && [ "$b" = "$first" ]; } || { [ "$r" = white ] && [ "$wh" = "$first" ]; }; then jw=$((jw + 1))
-    else jl=$((jl + 1)); fi
-  done < <(grep '^{"game":' "$journal")
+  read -r jw jl jd < <(journal_games "$journal" \
+    "select([.black, .white] | sort == ([\"$first\", \"$second\"] | sort)) |
+     if .result == \"draw\" then \"d\" elif (.result == \"black\") == (.black == \"$first\") then \"w\" else \"l\" end" |
+    jq -rs '"\([.[] | select(. == "w")] | length) \([.[] | select(. == "l")] | length) \([.[] | select(. == "d")] | length)"')
   [ "$jw $jl $jd" = "$w $l $d" ] || fail "pairing $p: the summary says +$w -$l =$d, the journal +$jw -$jl =$jd"
   [ $((w + l)) -gt 0 ] || fail "pairing $p: no decisive game at all (random movers should mate each other)"
 done
 pass "100 games, 2 pairings of 50, 25 pairs each"
 
 # The engines' moves (the runner's cost per move is counted against them): the journal's moves after the openings.
-expected_moves=0
-while IFS= read -r line; do
-  moves=$(printf '%s' "$line" | grep -o '"moves":\[[^]]*\]' | grep -o '"[^"]*"' | wc -l)  # the key counts once
-  opening=$(printf '%s' "$line" | grep -o '"opening_plies":[0-9]*' | cut -d: -f2)
-  expected_moves=$((expected_moves + moves - 1 - opening))
-done < <(grep '^{"game":' "$journal")
+expected_moves=$(journal_games "$journal" '(.moves | length) - .opening_plies' | jq -s add)
 [ "$(json_int "$TMP/c4.json" engine_moves)" = "$expected_moves" ] ||
   fail "engine_moves: the summary says $(json_int "$TMP/c4.json" engine_moves), the journal $expected_moves"
 pass "engine_moves $expected_moves matches the journal"
 
 run 1 "$TMP/c1" || fail "the sequential gauntlet exited with $?"
-strip() { grep -o '"pairings":\[.*\]' "$1" | sed 's/"elapsed_s":[0-9.e-]*//'; }
+strip() { jq -c '.pairings' "$1"; }
 [ "$(strip "$TMP/c1.json")" = "$(strip "$TMP/c4.json")" ] || fail "concurrency 1 and 4 gave different results"
 pass "the same results at concurrency 1 and 4"
 

@@ -5,10 +5,25 @@ ARENA=$1
 MOCK=$2
 ENGINE=$3
 SOURCE_DIR=$4
+# Journals and summaries are read with jq, by field name: never by the order of a JSON object's members.
+if ! command -v jq >/dev/null; then
+  echo "SKIPPED: jq is not installed (bash scripts/install-deps.sh --test installs it)"
+  exit 77
+fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/arena-e2e.XXXXXX")
 # A tag in every mock engine's command line, to find processes left behind.
 TAG="e2e-$(basename "$0" .sh)-$$"
-trap 'pkill -9 -f -- "$TAG" 2>/dev/null || true; rm -rf "$TMP"' EXIT
+# on_exit COMMAND: run COMMAND when the test ends, however it ends (before the scratch directory goes). A test stops
+# every service it started, and leaves alone one that was running before it.
+EXIT_COMMANDS=()
+on_exit() { EXIT_COMMANDS+=("$1"); }
+at_exit() {
+  local c
+  for c in "${EXIT_COMMANDS[@]}"; do eval "$c" || true; done
+  pkill -9 -f -- "$TAG" 2>/dev/null || true
+  rm -rf "$TMP"
+}
+trap at_exit EXIT
 
 fail() {
   echo "FAIL: $*" >&2
@@ -27,18 +42,22 @@ mock() {
 # The openings shipped with the repository.
 OPENINGS=${OPENINGS:-$SOURCE_DIR/openings/balanced-24.sfen}
 
-# json_int FILE KEY: the first integer value of "KEY": in FILE.
-json_int() { grep -o "\"$2\":-\?[0-9]*" "$1" | head -1 | cut -d: -f2; }
+# json_int FILE KEY: the first number of a member named KEY in the JSON document in FILE (depth first).
+json_int() { jq -r --arg k "$2" 'first(.. | objects | select(has($k)) | .[$k] | numbers)' "$1"; }
+
+# journal_games JOURNAL [FILTER]: the journal's game lines (the header excluded) through the jq FILTER (default:
+# the line itself), one output per line. A torn last line (kill -9 during a write) is skipped, as the runner does.
+journal_games() { jq -R -c "fromjson? | select(has(\"game\")) | ${2:-.}" "$1"; }
 
 # game_lines JOURNAL: the number of game lines (the header excluded).
-game_lines() { grep -c '^{"game":' "$1" || true; }
+game_lines() { if [ -f "$1" ]; then journal_games "$1" | wc -l; else echo 0; fi; }
 
 # Fails if any game number appears twice among the journal's counted (non-replay) lines, or if the numbers are not
 # exactly 0..N-1.
 check_exactly_once() {
   local journal=$1 n=$2
   local ids
-  ids=$(grep '^{"game":' "$journal" | grep -v '"replay":true' | grep -o '^{"game":[0-9]*' | cut -d: -f2 | sort -n)
+  ids=$(journal_games "$journal" 'select(.replay != true) | .game' | sort -n)
   local dups
   dups=$(printf '%s\n' "$ids" | uniq -d | head -5 | tr '\n' ' ')
   [ -z "$dups" ] || fail "games journaled twice: $dups"
@@ -91,6 +110,8 @@ http() {
 }
 # http_get PORT TARGET: the raw answer of a GET of TARGET.
 http_get() { http "$1" "GET $2 HTTP/1.1\r\nConnection: close\r\n\r\n"; }
+# http_body PORT TARGET: the body alone of a GET of TARGET (the JSON of /api/...).
+http_body() { http_get "$1" "$2" | sed '1,/^\r\{0,1\}$/d'; }
 
 # live_port FILE: the port of the "Live page: http://127.0.0.1:PORT/" line a runner wrote to FILE, waiting up to 10 s
 # for it; fails the test without one.

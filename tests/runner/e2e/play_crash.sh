@@ -23,7 +23,7 @@ pass "a pair"
 "$ARENA" gauntlet --engine $(mock ok --random --seed 1) --engine $(mock crashy --random --seed 2 --behavior crash-on-go --after 20) \
   --each tc=1+0.1 --rounds 2 --max-replays 1 --concurrency 1 --kifu none --out "$TMP/crash" --json \
   >"$TMP/crash.json" 2>"$TMP/crash.log" || fail "the gauntlet with crashes exited with $?"
-crashes=$(grep -o '"name":"crashy"[^}]*' "$TMP/crash.json" | grep -o '"crashes":[0-9]*' | cut -d: -f2)
+crashes=$(jq -r '.engines[] | select(.name == "crashy") | .crashes' "$TMP/crash.json")
 [ "$crashes" -ge 2 ] || fail "expected crashes to be counted, got '$crashes'"
 grep -q '"replay":true' "$TMP/crash/journal.jsonl" || fail "no replayed pair in the journal"
 [ "$(json_int "$TMP/crash.json" scored)" = 4 ] || fail "expected 4 scored games"

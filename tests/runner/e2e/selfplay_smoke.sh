@@ -10,8 +10,9 @@ games=${SMOKE_GAMES:-300}
   --out "$TMP/out" >"$TMP/log" 2>&1 || fail "exit code $? ($(tail -5 "$TMP/log"))"
 grep -q "^Games scored $games of $games scheduled" "$TMP/log" || fail "unexpected summary: $(tail -20 "$TMP/log")"
 check_exactly_once "$TMP/out/journal.jsonl" "$games"
-bad=$(grep -o '"termination":"\(illegal-move\|time-forfeit\|disconnect\|stall\)","detail":"[^"]*"' \
-  "$TMP/out/journal.jsonl" | head -5 || true)
+bad=$(journal_games "$TMP/out/journal.jsonl" \
+  'select(.termination | IN("illegal-move", "time-forfeit", "disconnect", "stall")) | "\(.termination): \(.detail)"' |
+  head -5)
 [ -z "$bad" ] || fail "the built-in engine lost by its own fault: $bad"
 reports=$(grep -l 'Sanitizer\|runtime error:' "$TMP"/out/logs/* 2>/dev/null | head -3 || true)
 [ -z "$reports" ] || fail "sanitizer reports in $reports: $(grep -h -m3 'Sanitizer\|runtime error:' $reports)"

@@ -31,8 +31,7 @@ run() { (run_exec "$@"); }
 
 # keys JOURNAL: one line per counted game, in game order: number, players, result, termination and moves.
 keys() {
-  grep '^{"game":' "$1" | grep -v '"replay":true' |
-    sed -E 's/^\{"game":([0-9]+),.*"black":"([^"]*)","white":"([^"]*)".*"moves":(\[[^]]*\]).*"result":"([^"]*)","termination":"([^"]*)".*/\1 \2 \3 \5 \6 \4/' |
+  journal_games "$1" 'select(.replay != true) | "\(.game) \(.black) \(.white) \(.result) \(.termination) \(.moves)"' |
     sort -n
 }
 
@@ -80,6 +79,7 @@ diff <(stats_of "$TMP/one/journal.jsonl") <(stats_of "$TMP/sh/journal.jsonl") >"
 "$ARENA" report "$TMP/sh" --html "$TMP/sh-report.html" >"$TMP/report.out" 2>&1 || fail "report failed: $(cat "$TMP/report.out")"
 "$ARENA" report "$TMP/one/journal.jsonl" --html "$TMP/one-report.html" >/dev/null 2>&1 || fail "report of one failed"
 grep -q "($GAMES games, $GAMES replayable" "$TMP/report.out" || fail "report of the shards: $(cat "$TMP/report.out")"
+# The report's data (its embedded JSON) has the terminations by result.
 terminations() { grep -o '"terminations":\[[^]]*\]' "$1"; }
 [ -n "$(terminations "$TMP/one-report.html")" ] && diff <(terminations "$TMP/one-report.html") \
   <(terminations "$TMP/sh-report.html") >/dev/null || fail "the shards' report differs from the one-machine run's"

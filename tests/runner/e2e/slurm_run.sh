@@ -16,10 +16,14 @@ if [ "$(id -u)" != 0 ]; then
   echo "SKIPPED: starting a local Slurm needs root"
   exit 77
 fi
+slurm_was_up=0
+bash "$SOURCE_DIR/scripts/local-slurm.sh" status >/dev/null 2>&1 && slurm_was_up=1
 if ! bash "$SOURCE_DIR/scripts/local-slurm.sh" start >"$TMP/slurm-start.log" 2>&1; then
   echo "SKIPPED: no local Slurm: $(tail -1 "$TMP/slurm-start.log")"
   exit 77
 fi
+# The Slurm this test started is stopped when it ends (its daemons, ports 6817/6818); one that was up is left up.
+[ "$slurm_was_up" = 1 ] || on_exit 'bash "$SOURCE_DIR/scripts/local-slurm.sh" stop >/dev/null 2>&1'
 
 # config FILE ROUNDS THINK_MS [B_BEHAVIOUR] [sprt]: a gauntlet (or SPRT) config of two seeded mocks.
 config() {
@@ -42,16 +46,14 @@ config() {
 # keys JOURNAL: per game, the line of its last attempt (the one that counts; a pair broken by an engine that died
 # with a requeued task is replayed as a new attempt): number, players, result, termination and moves.
 keys() {
-  grep '^{"game":' "$1" |
-    sed -E 's/^\{"game":([0-9]+),.*"attempt":([0-9]+),.*"black":"([^"]*)","white":"([^"]*)".*"moves":(\[[^]]*\]).*"result":"([^"]*)","termination":"([^"]*)".*/\1 \2 \3 \4 \6 \7 \5/' |
+  journal_games "$1" '"\(.game) \(.attempt) \(.black) \(.white) \(.result) \(.termination) \(.moves)"' |
     sort -k1,1n -k2,2n | awk '{ last[$1] = $0 } END { for (g in last) print last[g] }' | cut -d' ' -f1,3- | sort -n
 }
 
 # check_pairs_once JOURNAL N: no (game, attempt) twice, the games 0..N-1 all there, and the statistics count N.
 check_pairs_once() {
   local dups
-  dups=$(grep -o '^{"game":[0-9]*,"pair":[0-9]*,"game_in_pair":[0-9],"round":[0-9]*,"attempt":[0-9]*' "$1" |
-    sed -E 's/.*"game":([0-9]+),.*"attempt":([0-9]+)/\1 \2/' | sort | uniq -d | head -3 | tr '\n' ' ')
+  dups=$(journal_games "$1" '"\(.game) \(.attempt)"' | sort | uniq -d | head -3 | tr '\n' ' ')
   [ -z "$dups" ] || fail "(game, attempt) journaled twice: $dups"
   [ "$(keys "$1" | wc -l)" = "$2" ] || fail "expected $2 games, found $(keys "$1" | wc -l)"
   "$ARENA" stats "$1" | grep -q "Games scored $2 of $2" || fail "the statistics do not count $2 games"
@@ -95,17 +97,19 @@ done
 port=$(live_port "$TMP/faults.log")
 grep -q -- '--web off' "$TMP/faults/slurm/shards.sbatch" || fail "the shards are not told to serve no page"
 for _ in $(seq 100); do
-  state=$(http_get "$port" /api/state)
-  grep -q '"finished_total":[1-9]' <<<"$state" && grep -q 'Slurm shards: ' <<<"$state" && break
+  state=$(http_body "$port" /api/state)
+  jq -e '.finished_total > 0 and (.status | contains("Slurm shards: "))' <<<"$state" >/dev/null 2>&1 && break
   sleep 0.2
 done
-grep -q '"finished_total":[1-9]' <<<"$state" || fail "no finished game on the live page: ${state:0:400}"
-grep -q '"standings":{' <<<"$state" || fail "no standings on the live page: ${state:0:400}"
-grep -q 'Slurm shards: ' <<<"$state" || fail "no shard states on the live page: ${state:0:400}"
-game=$(grep -o '"finished":\[{"game":[0-9]*' <<<"$state" | grep -o '[0-9]*$')
-replay=$(http_get "$port" "/api/game/$game")
-grep -q '"moves":\["' <<<"$replay" || fail "game $game cannot be replayed from the live page: ${replay:0:300}"
-pass "the follower's live page: $(grep -o '"finished_total":[0-9]*' <<<"$state"), standings, shard states, a replay"
+jq -e '.finished_total > 0' <<<"$state" >/dev/null || fail "no finished game on the live page: ${state:0:400}"
+jq -e '.standings | type == "object"' <<<"$state" >/dev/null || fail "no standings on the live page: ${state:0:400}"
+jq -e '.status | contains("Slurm shards: ")' <<<"$state" >/dev/null ||
+  fail "no shard states on the live page: ${state:0:400}"
+game=$(jq -r '.finished[0].game' <<<"$state")
+replay=$(http_body "$port" "/api/game/$game")
+jq -e '.moves | length > 0' <<<"$replay" >/dev/null ||
+  fail "game $game cannot be replayed from the live page: ${replay:0:300}"
+pass "the follower's live page: $(jq -r .finished_total <<<"$state") finished games, standings, shard states, a replay"
 array=$(sed -n 's/^array=//p' "$TMP/faults/slurm/jobs.txt")
 # The victim must not be task 2: requeueing that one with scontrol below would replace the killed task before the
 # coordinator saw it fail, and nothing would be left for the coordinator to requeue.

@@ -12,9 +12,10 @@ source "$(dirname "$0")/lib.sh"
 [ "$(json_int "$TMP/via.json" scored)" = 8 ] || fail "expected 8 scored games: $(cat "$TMP/via.json")"
 check_exactly_once "$TMP/via/journal.jsonl" 8
 # Against the mock random mover the games reach the ply limit; against the resigner every game is won by a.
-[ "$(grep -c '"termination":"max-moves"' "$TMP/via/journal.jsonl")" = 4 ] ||
-  fail "expected 4 max-moves draws: $(grep -o '"termination":"[a-z_]*"' "$TMP/via/journal.jsonl" | sort | uniq -c)"
-[ "$(grep -c '"termination":"resign"' "$TMP/via/journal.jsonl")" = 4 ] || fail "expected 4 resignations"
+[ "$(journal_games "$TMP/via/journal.jsonl" 'select(.termination == "max-moves")' | wc -l)" = 4 ] ||
+  fail "expected 4 max-moves draws: $(journal_games "$TMP/via/journal.jsonl" .termination | sort | uniq -c)"
+[ "$(journal_games "$TMP/via/journal.jsonl" 'select(.termination == "resign")' | wc -l)" = 4 ] ||
+  fail "expected 4 resignations"
 for f in "$TMP"/via/games/*.csa; do
   grep -q '^%' "$f" || fail "$f has no ending line"
 done
@@ -29,15 +30,15 @@ player=$!
 port=$(live_port "$TMP/live.err")
 plies=()
 for _ in $(seq 100); do
-  state=$(http_get "$port" /api/state)
-  n=$(grep -o '"moves":\[[^]]*\]' <<<"$state" | head -1 | tr ',' '\n' | grep -c '"' || true)
+  state=$(http_body "$port" /api/state)
+  n=$(jq '.boards[0].moves // [] | length' <<<"$state" 2>/dev/null || echo 0)
   [ "$n" -gt 0 ] && plies+=("$n")
   [ "${#plies[@]}" -ge 2 ] && [ "${plies[-1]}" -gt "${plies[0]}" ] && break
   sleep 0.2
 done
 [ "${#plies[@]}" -ge 2 ] && [ "${plies[-1]}" -gt "${plies[0]}" ] ||
   fail "no board moving on the live page of a game via the CSA server: ${state:0:400}"
-grep -q '"clock":{"black_ms":' <<<"$state" || fail "no clocks on the board: ${state:0:400}"
+jq -e '.boards[0].clock.black_ms | numbers' <<<"$state" >/dev/null || fail "no clocks on the board: ${state:0:400}"
 wait $player || fail "the game via the CSA server exited with $? ($(tail -3 "$TMP/live.err"))"
 pass "--via-csa-server --web: the game's board moved on the live page (ply ${plies[0]} -> ${plies[-1]})"
 

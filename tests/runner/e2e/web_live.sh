@@ -15,13 +15,8 @@ expect_error "web: 'x:y'" gauntlet --engine "cmd=$ENGINE" --engine "cmd=$ENGINE"
   option.USI_Hash=16 --each tc=4+0.1 --games 2 --concurrency 1 --openings file="$OPENINGS" order=random seed=3 \
   --out "$TMP/out" --web 0 --json >"$TMP/summary.json" 2>"$TMP/arena.err" &
 arena_pid=$!
-cleanup() {
-  kill -9 "$arena_pid" 2>/dev/null || true
-  pkill -9 -f -- "$TAG" 2>/dev/null || true
-  stop_chromium
-  rm -rf "$TMP" 2>/dev/null || true
-}
-trap cleanup EXIT
+on_exit 'kill -9 "$arena_pid" 2>/dev/null'
+on_exit stop_chromium
 port=$(live_port "$TMP/arena.err")
 # The page binds loopback when given only a port.
 grep -q "Live page: http://127.0.0.1:$port/" "$TMP/arena.err" || fail "not on loopback: $(cat "$TMP/arena.err")"
@@ -91,8 +86,7 @@ pass "after a reload: ${seen[0]} finished game(s), ${seen[1]} board(s), standing
 
 wait "$arena_pid" || fail "the gauntlet exited with $?: $(tail -3 "$TMP/arena.err")"
 [ "$(game_lines "$TMP/out/journal.jsonl")" = 2 ] || fail "expected 2 games in the journal"
-for key in crashes stalls time_losses illegal_moves; do
-  grep -o "\"$key\":[0-9]*" "$TMP/summary.json" | grep -qv ":0$" && fail "$key in the summary: $(cat "$TMP/summary.json")"
-done
+jq -e '[.engines[] | .crashes + .stalls + .time_losses + .illegal_moves] | add == 0' "$TMP/summary.json" >/dev/null ||
+  fail "faults in the summary: $(cat "$TMP/summary.json")"
 pass "both games finished with no fault; screenshots in $OUTPUT"
 

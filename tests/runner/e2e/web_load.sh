@@ -21,7 +21,8 @@ run "$TMP/alone" || fail "the run without viewers exited with $?: $(tail -3 "$TM
 
 run "$TMP/watched" --web 0 &
 arena_pid=$!
-trap 'kill -9 "$arena_pid" 2>/dev/null || true; pkill -9 -f -- "$TAG" 2>/dev/null || true; jobs -p | xargs -r kill -9 2>/dev/null || true; rm -rf "$TMP"' EXIT
+on_exit 'kill -9 "$arena_pid" 2>/dev/null'
+on_exit 'jobs -p | xargs -r kill -9 2>/dev/null'
 port=
 for _ in $(seq 100); do
   port=$(grep -o 'Live page: http://127.0.0.1:[0-9]*/' "$TMP/watched.err" 2>/dev/null | grep -o '[0-9]*/$' | tr -d / || true)
@@ -68,15 +69,11 @@ done
 [ "$starved" = 0 ] || fail "$starved of $VIEWERS viewers got fewer than 10 updates"
 pass "$VIEWERS viewers got at least $least updates each"
 
-for key in crashes stalls time_losses illegal_moves; do
-  if grep -o "\"$key\":[0-9]*" "$TMP/watched.json" | grep -qv ":0$"; then
-    fail "$key with viewers: $(cat "$TMP/watched.json")"
-  fi
-done
+jq -e '[.engines[] | .crashes + .stalls + .time_losses + .illegal_moves] | add == 0' "$TMP/watched.json" >/dev/null ||
+  fail "faults with viewers: $(cat "$TMP/watched.json")"
 [ "$(game_lines "$TMP/watched/journal.jsonl")" = 4 ] || fail "expected 4 games with viewers"
 pass "4 games with no crash, stall, time loss or illegal move with viewers and the flood"
 
-cpu() { grep -o '"runner_cpu_s":[0-9.]*' "$1" | cut -d: -f2; }
-echo "runner CPU: $(cpu "$TMP/alone.json") s without viewers, $(cpu "$TMP/watched.json") s with $VIEWERS viewers" \
-  "(and the flood); wall $(grep -o '"elapsed_s":[0-9.]*' "$TMP/alone.json" | cut -d: -f2) s /" \
-  "$(grep -o '"elapsed_s":[0-9.]*' "$TMP/watched.json" | cut -d: -f2) s"
+echo "runner CPU: $(jq .runner_cpu_s "$TMP/alone.json") s without viewers, $(jq .runner_cpu_s "$TMP/watched.json") s" \
+  "with $VIEWERS viewers (and the flood); wall $(jq .elapsed_s "$TMP/alone.json") s /" \
+  "$(jq .elapsed_s "$TMP/watched.json") s"

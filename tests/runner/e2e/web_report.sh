@@ -54,7 +54,7 @@ if ! command -v chromium >/dev/null; then
   exit 77
 fi
 [ -x "${CDP_PROBE:-}" ] || fail "CDP_PROBE is not set to the cdp_probe test client"
-trap 'pkill -9 -f -- "$TAG" 2>/dev/null || true; stop_chromium; rm -rf "$TMP" 2>/dev/null || true' EXIT
+on_exit stop_chromium
 start_chromium
 devtools=$DEVTOOLS
 

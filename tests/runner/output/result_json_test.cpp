@@ -59,6 +59,7 @@ TEST_CASE("result JSON: the exact line for a short game") {
   CHECK(to_result_json(g) ==
         R"({"version":1,"event":"Shogi Arena test","black":"EngineA","white":"EngineB",)"
         R"("start_time":"2024-01-01T10:00:00.042Z","end_time":"2024-01-01T10:00:31.000Z","time_control":"300+2",)"
+        R"("time_controls":["300+2","300+2"],)"
         R"("start_sfen":"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",)"
         R"("moves":["7g7f","3c3d"],"times_ms":[1234,5],"opening_plies":1,)"
         R"("info":[null,{"depth":null,"seldepth":null,"score_cp":null,"score_mate":-3,"nodes":null,)"
@@ -132,6 +133,6 @@ TEST_CASE("result JSON: garbage is refused with a clear error") {
         "result JSON: \"start_time\" has a year outside 1970-2200");
   CHECK(error_of(with("2024-01-01T10:00:00.000Z", "-999-11-25T09:49:40.041Z")) ==
         "result JSON: \"start_time\" has a year outside 1970-2200");
-  CHECK(error_of(with("\"start_sfen\":\"lnsgkgsnl", "\"start_sfen\":\"xnsgkgsnl")).starts_with(
-      "result JSON: \"start_sfen\" is invalid: "));
+  CHECK(error_of(with("\"start_sfen\":\"lnsgkgsnl", "\"start_sfen\":\"xnsgkgsnl"))
+            .starts_with("result JSON: \"start_sfen\" is invalid: "));
 }

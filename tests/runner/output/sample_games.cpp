@@ -18,6 +18,7 @@ PlayedGame make_game(std::string_view start, const std::vector<SampleMove>& move
   game.start_time = std::chrono::system_clock::time_point(std::chrono::seconds(1704103200));  // 2024-01-01 10:00 UTC
   game.end_time = game.start_time + std::chrono::seconds(31);
   game.time_control = "300+2";
+  game.time_controls[shogi::BLACK] = game.time_controls[shogi::WHITE] = *game::parse_time_control("300+2");
   game.start_sfen = std::string(start == "startpos" ? shogi::START_SFEN : start);
   shogi::Position pos;
   std::deque<shogi::StateInfo> states(1);

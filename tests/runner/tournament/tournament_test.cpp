@@ -11,25 +11,18 @@
 
 #include "fake_engines.h"
 #include "rules/position.h"
+#include "support/temp_dir.h"
 #include "tournament/tournament.h"
 
 using namespace arena;
 using namespace arena::tournament;
+using namespace arena::journal;
 using arena::tournament::testing::fake_factory;
 using arena::tournament::testing::Script;
 namespace fs = std::filesystem;
+using test_support::TempDir;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& tag) {
-    path = fs::temp_directory_path() / ("arena-tour-" + tag + "-" + std::to_string(::getpid()));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 config::Config make_config(config::TournamentType type, int engines, int rounds, int concurrency, const fs::path& out) {
   config::Config c;
@@ -62,8 +55,7 @@ std::vector<Opening> openings() {
 class StopAfter : public Observer {
  public:
   StopAfter(std::atomic<bool>& flag, int64_t after) : flag_(flag), after_(after) {}
-  void game_finished(const ScheduledGame&, int, bool, const PlayedGame&, const std::vector<std::string>&,
-                     const Tally& tally) override {
+  void game_finished(const journal::JournaledGame&, const std::vector<std::string>&, const Tally& tally) override {
     if (tally.journaled() >= after_) flag_ = true;
   }
   void warning(const std::string& text) override { warnings.push_back(text); }

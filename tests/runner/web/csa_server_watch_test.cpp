@@ -62,7 +62,7 @@ TEST_CASE("CsaServerWatch: a game on a board from its start, then finished and r
   u = state.update_json();
   CHECK(u.find("\"boards\":[]") != std::string::npos);
   CHECK(u.find("0 games in progress, 1 finished") != std::string::npos);
-  CHECK(u.find("\"result\":\"0-1\",\"termination\":\"resign\"") != std::string::npos);
+  CHECK(u.find("\"result\":\"white\",\"termination\":\"resign\"") != std::string::npos);
   auto line = state.journal_line(0);
   REQUIRE(line.has_value());
   auto played = parse_result_json(*line);

@@ -8,41 +8,30 @@
 #include <fstream>
 #include <string>
 
+#include "journal/journal.h"
+#include "journal/segments.h"
 #include "output/json.h"
 #include "sample_games.h"
-#include "tournament/journal.h"
-#include "tournament/segments.h"
+#include "support/temp_dir.h"
 #include "web/journal_feed.h"
 #include "web/live_state.h"
 
 using namespace arena;
 using namespace arena::web;
 namespace fs = std::filesystem;
+using test_support::TempDir;
 namespace bj = boost::json;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char name[] = "/tmp/arena-feed-XXXXXX";
-    REQUIRE(::mkdtemp(name) != nullptr);
-    path = name;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
-
-tournament::JournalHeader header(int shard) {
-  tournament::JournalHeader h;
+journal::JournalHeader header(int shard) {
+  journal::JournalHeader h;
   h.type = "sprt";
   h.engines = {"A", "B"};
   h.games = 8;
   h.games_per_pair = 2;
   h.sprt = stats::SprtConfig{};
-  h.shard = tournament::Shard{shard, 2};
+  h.shard = journal::Shard{shard, 2};
   return h;
 }
 
@@ -50,16 +39,12 @@ tournament::JournalHeader header(int shard) {
 // that voided its pair's attempt.
 std::string game_line(int64_t index, int attempt = 0, bool replay = false) {
   PlayedGame g = testing::make_game("startpos", {{"7g7f", 10}, {"3c3d", 10}}, Outcome::BlackWin, Termination::Resign);
-  tournament::ScheduledGame s;
-  s.index = index;
-  s.pair = index / 2;
-  s.game_in_pair = int(index % 2);
-  s.black = s.game_in_pair;
-  s.white = 1 - s.black;
+  const journal::GameKey key{
+      .game = index, .pair = index / 2, .game_in_pair = int(index % 2), .attempt = attempt, .replay = replay};
   const std::string engines[2] = {"A", "B"};
-  g.names[shogi::BLACK] = engines[s.black];
-  g.names[shogi::WHITE] = engines[s.white];
-  return tournament::journal_line(s, attempt, replay, g);
+  g.names[shogi::BLACK] = engines[key.game_in_pair];
+  g.names[shogi::WHITE] = engines[1 - key.game_in_pair];
+  return journal::journal_line(key, g);
 }
 
 void append(const fs::path& file, const std::string& text) {
@@ -85,10 +70,10 @@ TEST_CASE("JournalFeed: the shards' new games reach the page once each, a line b
   CHECK(feed.poll() == 0);  // nothing yet: no segments folder
   CHECK(journaled(state) == -1);
 
-  fs::create_directories(tournament::segments_dir(out));
-  const fs::path seg0 = fs::path(tournament::segments_dir(out)) / "shard-0-of-2.20261125T100000Z.host.1.jsonl";
-  const fs::path seg1 = fs::path(tournament::segments_dir(out)) / "shard-1-of-2.20261125T100000Z.host.2.jsonl";
-  append(seg0, tournament::to_json(header(0)) + "\n" + game_line(0) + "\n" + game_line(1) + "\n");
+  fs::create_directories(journal::segments_dir(out));
+  const fs::path seg0 = fs::path(journal::segments_dir(out)) / "shard-0-of-2.20261125T100000Z.host.1.jsonl";
+  const fs::path seg1 = fs::path(journal::segments_dir(out)) / "shard-1-of-2.20261125T100000Z.host.2.jsonl";
+  append(seg0, journal::to_json(header(0)) + "\n" + game_line(0) + "\n" + game_line(1) + "\n");
   CHECK(feed.poll() == 2);
   CHECK(journaled(state) == 2);
   CHECK(state.journal_line(1) == game_line(1));
@@ -96,7 +81,7 @@ TEST_CASE("JournalFeed: the shards' new games reach the page once each, a line b
 
   // A line cut in the middle of its write: nothing until its newline, then the whole line.
   const std::string line = game_line(2);
-  append(seg1, tournament::to_json(header(1)) + "\n" + line.substr(0, 40));
+  append(seg1, journal::to_json(header(1)) + "\n" + line.substr(0, 40));
   CHECK(feed.poll() == 0);
   append(seg1, line.substr(40) + "\n");
   CHECK(feed.poll() == 1);
@@ -123,7 +108,7 @@ TEST_CASE("JournalFeed: the shards' new games reach the page once each, a line b
   CHECK(state.update_json().find("\"finished_total\":6") != std::string::npos);
 
   // The same games as the merge of the same files (`stats OUT`, `merge`).
-  auto merged = tournament::read_segments(out, nullptr);
+  auto merged = journal::read_segments(out, nullptr);
   REQUIRE(merged.has_value());
   CHECK(int64_t(merged->games.size()) == feed.games());
 
@@ -134,10 +119,10 @@ TEST_CASE("JournalFeed: the shards' new games reach the page once each, a line b
   CHECK(feed.warnings()[0].find(seg1.string() + ":7: ") == 0);
 
   // A segment of another run (other engines) is left out with a warning naming it.
-  const fs::path other = fs::path(tournament::segments_dir(out)) / "shard-0-of-2.20261125T110000Z.host.3.jsonl";
-  tournament::JournalHeader h = header(0);
+  const fs::path other = fs::path(journal::segments_dir(out)) / "shard-0-of-2.20261125T110000Z.host.3.jsonl";
+  journal::JournalHeader h = header(0);
   h.engines = {"A", "C"};
-  append(other, tournament::to_json(h) + "\n" + game_line(4) + "\n");
+  append(other, journal::to_json(h) + "\n" + game_line(4) + "\n");
   CHECK(feed.poll() == 0);
   REQUIRE(feed.warnings().size() == 2);
   CHECK(feed.warnings()[1].find(other.string() + ": written for another run: ") == 0);
@@ -150,9 +135,9 @@ TEST_CASE("JournalFeed: the shards' new games reach the page once each, a line b
 TEST_CASE("JournalFeed: a one-machine run's journal.jsonl, or the file itself") {
   TempDir dir;
   const fs::path journal = dir.path / "journal.jsonl";
-  tournament::JournalHeader h = header(0);
+  journal::JournalHeader h = header(0);
   h.shard.reset();
-  append(journal, tournament::to_json(h) + "\n" + game_line(0) + "\n");
+  append(journal, journal::to_json(h) + "\n" + game_line(0) + "\n");
   LiveState by_dir("d"), by_file("f");
   JournalFeed a(by_dir, dir.path.string()), b(by_file, journal.string());
   CHECK(a.poll() == 1);
@@ -168,15 +153,15 @@ TEST_CASE("JournalFeed: the pairs an SPRT was decided on come from the decision 
   const std::string out = dir.path.string();
   LiveState state("slurm");
   JournalFeed feed(state, out);
-  fs::create_directories(tournament::segments_dir(out));
-  const fs::path seg0 = fs::path(tournament::segments_dir(out)) / "shard-0-of-2.20261125T100000Z.host.1.jsonl";
-  append(seg0, tournament::to_json(header(0)) + "\n" + game_line(0) + "\n");
+  fs::create_directories(journal::segments_dir(out));
+  const fs::path seg0 = fs::path(journal::segments_dir(out)) / "shard-0-of-2.20261125T100000Z.host.1.jsonl";
+  append(seg0, journal::to_json(header(0)) + "\n" + game_line(0) + "\n");
   CHECK(feed.poll() == 1);
   CHECK(feed.games() == 1);
   // The decision file holds pair 0 as the coordinator saw it: both games (the second one not in any segment yet).
-  tournament::JournalHeader h = header(0);
+  journal::JournalHeader h = header(0);
   h.shard.reset();
-  append(tournament::decision_path(out), tournament::to_json(h) + "\n" + game_line(0) + "\n" + game_line(1) + "\n");
+  append(journal::decision_path(out), journal::to_json(h) + "\n" + game_line(0) + "\n" + game_line(1) + "\n");
   CHECK(feed.poll() == 2);
   CHECK(feed.games() == 2);
   // A late copy of game 1 in a segment changes nothing.
@@ -184,7 +169,7 @@ TEST_CASE("JournalFeed: the pairs an SPRT was decided on come from the decision 
   CHECK(feed.poll() == 1);
   CHECK(feed.games() == 2);
   CHECK(state.update_json().find("\"finished_total\":2") != std::string::npos);
-  auto merged = tournament::read_segments(out, nullptr);
+  auto merged = journal::read_segments(out, nullptr);
   REQUIRE(merged.has_value());
   CHECK(int64_t(merged->games.size()) == feed.games());
 }
@@ -192,13 +177,16 @@ TEST_CASE("JournalFeed: the pairs an SPRT was decided on come from the decision 
 TEST_CASE("JournalFeed: a journal cut and written again is read again from its start") {
   TempDir dir;
   const fs::path journal = dir.path / "journal.jsonl";
-  tournament::JournalHeader h = header(0);
+  journal::JournalHeader h = header(0);
   h.shard.reset();
-  append(journal, tournament::to_json(h) + "\n" + game_line(0) + "\n" + game_line(1) + "\n");
+  append(journal, journal::to_json(h) + "\n" + game_line(0) + "\n" + game_line(1) + "\n");
   LiveState state("j");
   JournalFeed feed(state, journal.string());
   CHECK(feed.poll() == 2);
-  { std::ofstream cut(journal, std::ios::trunc); cut << tournament::to_json(h) << "\n"; }
+  {
+    std::ofstream cut(journal, std::ios::trunc);
+    cut << journal::to_json(h) << "\n";
+  }
   append(journal, game_line(2) + "\n");
   CHECK(feed.poll() == 1);
   CHECK(feed.games() == 3);

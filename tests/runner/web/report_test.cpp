@@ -6,9 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "journal/journal.h"
 #include "output/json.h"
+#include "output/result_json.h"
 #include "sample_games.h"
-#include "tournament/journal.h"
 #include "web/report.h"
 
 using namespace arena;
@@ -19,12 +20,19 @@ namespace bj = boost::json;
 
 namespace {
 
+// A game as the report reads it from a journal line written before "time_controls" and "forfeit_used_ms": each
+// side's control is read from the display text, a forfeit's time from the detail.
 PlayedGame timed_game(std::string time_control, std::vector<testing::SampleMove> moves,
                       Termination termination = Termination::Resign, std::string detail = {},
                       std::string_view start = "startpos") {
   PlayedGame g = make_game(start, moves, Outcome::BlackWin, termination, std::move(detail));
   g.time_control = std::move(time_control);
-  return g;
+  bj::object line = bj::parse(to_result_json(g)).as_object();
+  line.erase("time_controls");
+  line.erase("forfeit_used_ms");
+  auto read = parse_result_json(bj::serialize(line));
+  REQUIRE_MESSAGE(read.has_value(), (read ? "" : read.error()));
+  return *read;
 }
 
 bj::object parse_object(const std::string& text) {
@@ -55,7 +63,8 @@ TEST_CASE("move_timings: a Fischer clock gives remaining + increment, and keeps 
 
 TEST_CASE("move_timings: byoyomi per side, opening moves left out, white to move first") {
   SUBCASE("each side's own clock") {
-    PlayedGame g = timed_game("black 0+1b, white 5+0.5b", {{"7g7f", 900}, {"3c3d", 3000}, {"2g2f", 1000}, {"8c8d", 10}});
+    PlayedGame g =
+        timed_game("black 0+1b, white 5+0.5b", {{"7g7f", 900}, {"3c3d", 3000}, {"2g2f", 1000}, {"8c8d", 10}});
     auto t = move_timings(g);
     REQUIRE(t.size() == 4);
     CHECK(t[0].given_ms == 1000);
@@ -93,7 +102,7 @@ TEST_CASE("move_timings: byoyomi per side, opening moves left out, white to move
   }
 }
 
-TEST_CASE("move_timings: the move that lost on time, from the game's own detail") {
+TEST_CASE("move_timings: the move that lost on time, from the journal's forfeit_used_ms") {
   PlayedGame g = timed_game("0+1b", {{"7g7f", 900}}, Termination::TimeForfeit,
                             "white (x) used 1234.5 ms, allowed 1000.0 ms + 100.0 ms margin");
   auto t = move_timings(g);
@@ -102,23 +111,23 @@ TEST_CASE("move_timings: the move that lost on time, from the game's own detail"
   CHECK(t[1].ply == 2);
   CHECK(t[1].mover == shogi::WHITE);
   CHECK(t[1].given_ms == 1000);
-  CHECK(t[1].used_ms == 1234);
+  CHECK(t[1].used_ms == 1234);  // from the detail of a line without the field
 
-  g.result.detail = "white (x) did not move within 1000.0 ms + 100.0 ms margin; it answered stop after 1500.2 ms";
+  // The field, not the prose: a detail in any words (another language, another runner) changes nothing.
+  g.result.detail = "白 (x) 時間切れ";
+  g.forfeit_used_ms = 1500;
   CHECK(move_timings(g)[1].used_ms == 1500);
-  g.result.detail = "white (x) did not move within 1000.0 ms + 100.0 ms margin and then exited";
+  g.forfeit_used_ms.reset();  // it never answered
   CHECK(move_timings(g)[1].used_ms == -1);
-  // An engine named with the same words.
-  g.result.detail = "white (it used 5 ms) used 1234.5 ms, allowed 1000.0 ms + 100.0 ms margin";
-  CHECK(move_timings(g)[1].used_ms == 1234);
 }
 
 namespace {
 
 // A two-game-per-pair SPRT journal of A against B with the games given, read back as the report reads it.
-tournament::JournalContents journal_of(const std::vector<PlayedGame>& games, std::vector<std::string>* lines_out = nullptr) {
-  tournament::JournalContents c;
-  tournament::JournalHeader h;
+journal::JournalContents journal_of(const std::vector<PlayedGame>& games,
+                                    std::vector<std::string>* lines_out = nullptr) {
+  journal::JournalContents c;
+  journal::JournalHeader h;
   h.type = "sprt";
   h.engines = {"A", "B"};
   h.games = int64_t(games.size());
@@ -127,14 +136,9 @@ tournament::JournalContents journal_of(const std::vector<PlayedGame>& games, std
   h.sprt = stats::SprtConfig{0.05, 0.05, 0, 10, stats::EloModel::Normalized};
   c.header = h;
   for (size_t i = 0; i < games.size(); ++i) {
-    tournament::ScheduledGame s;
-    s.index = int64_t(i);
-    s.pair = int64_t(i / 2);
-    s.game_in_pair = int(i % 2);
-    s.black = int(i % 2);
-    s.white = 1 - s.black;
-    std::string line = tournament::journal_line(s, 0, false, games[i]);
-    auto parsed = tournament::parse_journal_game(line);
+    const journal::GameKey key{.game = int64_t(i), .pair = int64_t(i / 2), .game_in_pair = int(i % 2)};
+    std::string line = journal::journal_line(key, games[i]);
+    auto parsed = journal::parse_journal_game(line);
     REQUIRE(parsed.has_value());
     c.games.push_back(*parsed);
     c.lines.push_back(line);
@@ -161,7 +165,7 @@ TEST_CASE("report_data: standings, series, terminations, times and replays of a 
       named(timed_game("1+0.1", {{"7g7f", 300}, {"3c3d", 200}}), "B", "A"),
   };
   games[1].result.outcome = Outcome::BlackWin;
-  tournament::JournalContents c = journal_of(games);
+  journal::JournalContents c = journal_of(games);
   // Game 4's line holds a move that is not legal: listed, but no replay and no times.
   const size_t at = c.lines[3].find("\"3c3d\"");
   REQUIRE(at != std::string::npos);
@@ -196,10 +200,10 @@ TEST_CASE("report_data: standings, series, terminations, times and replays of a 
   CHECK(replay.at("termination").as_string() == "time-forfeit");
   const bj::array& rows = d.at("games").as_array();
   REQUIRE(rows.size() == 4);
-  CHECK(rows.at(0).as_object().at("replay").as_int64() == -1);  // beyond max_replays
-  CHECK(rows.at(1).as_object().at("replay").as_int64() == 0);
-  CHECK(rows.at(2).as_object().at("replay").as_int64() == -1);
-  CHECK(rows.at(3).as_object().at("replay").as_int64() == -1);  // unreadable
+  CHECK(rows.at(0).as_object().at("replay_index").as_int64() == -1);  // beyond max_replays
+  CHECK(rows.at(1).as_object().at("replay_index").as_int64() == 0);
+  CHECK(rows.at(2).as_object().at("replay_index").as_int64() == -1);
+  CHECK(rows.at(3).as_object().at("replay_index").as_int64() == -1);  // unreadable
   CHECK(rows.at(1).as_object().at("termination").as_string() == "time-forfeit");
 
   bool found = false;
@@ -253,7 +257,7 @@ TEST_CASE("report_data: the time chart keeps every move over its allowance and s
 TEST_CASE("report_html: self-contained, and no engine's text ends the data's script") {
   PlayedGame g = named(timed_game("1+0", {{"7g7f", 100}}), "</script><script>alert(1)</script>", "B");
   std::vector<PlayedGame> games = {g};
-  tournament::JournalContents c = journal_of(games);
+  journal::JournalContents c = journal_of(games);
   c.header->engines = {g.names[0], "B"};
   const std::string html = report_html(report_data(c, "j").json);
   CHECK(html.find("<script>alert(1)") == std::string::npos);
@@ -267,7 +271,7 @@ TEST_CASE("report_html: self-contained, and no engine's text ends the data's scr
 }
 
 TEST_CASE("report_data: an empty journal still makes a report") {
-  tournament::JournalContents c = journal_of({});
+  journal::JournalContents c = journal_of({});
   ReportData data = report_data(c, "j");
   CHECK(data.games == 0);
   bj::object d = parse_object(data.json);

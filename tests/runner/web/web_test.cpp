@@ -182,14 +182,15 @@ TEST_CASE("a watched game is on a board from its start to its end, with moves, c
 TEST_CASE("finished games: every one listed, the newest in each update, journal lines kept up to a limit") {
   LiveState state("gauntlet");
   for (int64_t i = 0; i < int64_t(LiveState::kKeptRecords) + 5; ++i) {
-    FinishedGame f;
-    f.game = i;
-    f.black.assign(1, 'a');
-    f.white.assign(1, 'b');
-    f.result.assign("1-0");
-    f.termination.assign("checkmate");
-    f.plies = 90;
-    state.add_finished(f, "{\"game\":" + std::to_string(i) + "}");
+    journal::JournaledGame f;
+    f.summary.game = i;
+    f.summary.black.assign(1, 'a');
+    f.summary.white.assign(1, 'b');
+    f.summary.outcome = Outcome::BlackWin;
+    f.summary.termination = Termination::Checkmate;
+    f.summary.plies = 90;
+    f.line = "{\"game\":" + std::to_string(i) + "}";
+    state.add_finished(f);
   }
   const std::string j = state.update_json();
   CHECK(contains(j, "\"finished_total\":2005"));
@@ -199,6 +200,7 @@ TEST_CASE("finished games: every one listed, the newest in each update, journal 
   CHECK(state.journal_line(2004) == std::optional<std::string>("{\"game\":2004}"));
   CHECK(state.journal_line(5) == std::optional<std::string>("{\"game\":5}"));
   CHECK_FALSE(state.journal_line(4).has_value());  // the oldest beyond kKeptRecords are gone
+  CHECK(contains(j, R"("result":"black","termination":"checkmate","detail":"","plies":90)"));
   const std::string slice = state.finished_json(3, 2);
   CHECK(contains(slice, "\"game\":3,"));
   CHECK(contains(slice, "\"game\":4,"));
@@ -227,9 +229,10 @@ TEST_CASE("routes: the page, the state, games, and every bad request answered wi
   CHECK(route(state, "GET", "/api/game/abc").status == 400);
   CHECK(route(state, "GET", "/api/game/99999999999999999999999").status == 400);
   CHECK(route(state, "GET", "/api/game/3").status == 404);
-  FinishedGame f;
-  f.game = 3;
-  state.add_finished(f, "{\"game\":3,\"moves\":[]}");
+  journal::JournaledGame f;
+  f.summary.game = 3;
+  f.line = "{\"game\":3,\"moves\":[]}";
+  state.add_finished(f);
   HttpAnswer a = route(state, "GET", "/api/game/3");
   CHECK(a.status == 200);
   CHECK(a.body == "{\"game\":3,\"moves\":[]}");
@@ -285,13 +288,6 @@ TEST_CASE("the request reader: byte by byte, two requests back to back, and the 
   CHECK(step.kind == ReadStep::Kind::Refused);
   CHECK(step.status == 400);
   CHECK(step.why.starts_with("malformed HTTP request"));
-}
-
-TEST_CASE("result_text spells the outcomes as kifu viewers do") {
-  CHECK(result_text(Outcome::BlackWin) == "1-0");
-  CHECK(result_text(Outcome::WhiteWin) == "0-1");
-  CHECK(result_text(Outcome::Draw) == "1/2-1/2");
-  CHECK(result_text(Outcome::None) == "*");
 }
 
 TEST_CASE("server: answers, keeps a connection alive, refuses malformed and oversized requests") {
@@ -402,9 +398,10 @@ TEST_CASE("server: games publish from their threads while viewers read (a TSan t
           watcher->thinking(clocks, info);
           watcher->moved(move_record("7g7f", pos), clocks);
         }
-        FinishedGame f;
-        f.game = t * 100 + g;
-        state.add_finished(f, "{}");
+        journal::JournaledGame f;
+        f.summary.game = t * 100 + g;
+        f.line = "{}";
+        state.add_finished(f);
       }
     });
   }

@@ -4,10 +4,9 @@
 
 #include <map>
 
-#include "tournament/schedule.h"
-#include "tournament/shard.h"
+#include "journal/shard.h"
 
-using namespace arena::tournament;
+using namespace arena::journal;
 
 namespace {
 
@@ -85,25 +84,4 @@ TEST_CASE("--shard auto/N from a Kubernetes Indexed Job") {
   CHECK(contains(error_of("auto/8", env_of({{"JOB_COMPLETION_INDEX", "8"}})), "0 to 7, not 8"));
   CHECK(contains(error_of("auto/8"), "neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set"));
   CHECK(contains(error_of("auto/8", env_of({{"JOB_COMPLETION_INDEX", ""}})), "is not an integer"));
-}
-
-TEST_CASE("the shards of a schedule play every game exactly once and never split a pair") {
-  Schedule::Params params;
-  params.engines = 3;
-  params.rounds = 17;
-  params.openings = 5;
-  params.order = arena::config::OpeningOrder::Random;
-  params.seed = 11;
-  Schedule schedule(params);
-  for (int count = 1; count <= 7; ++count) {
-    std::vector<int> owners(size_t(schedule.games()), 0);
-    for (int index = 0; index < count; ++index) {
-      Shard shard{index, count};
-      for (int64_t g = 0; g < schedule.games(); ++g)
-        if (shard.owns_pair(schedule.game(g).pair)) ++owners[size_t(g)];
-    }
-    for (int64_t g = 0; g < schedule.games(); ++g) CHECK(owners[size_t(g)] == 1);
-    // Both games of a pair go to the same shard: the pair index decides.
-    for (int64_t g = 0; g + 1 < schedule.games(); g += 2) CHECK(schedule.game(g).pair == schedule.game(g + 1).pair);
-  }
 }

@@ -1,4 +1,4 @@
-#include "tournament/journal.h"
+#include "journal/journal.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -13,7 +13,7 @@
 #include "output/json.h"
 #include "output/result_json.h"
 
-namespace arena::tournament {
+namespace arena::journal {
 
 namespace bj = boost::json;
 
@@ -162,21 +162,34 @@ std::string to_json(const JournalHeader& h) {
   return json::serialize(doc);
 }
 
-std::string journal_line(const ScheduledGame& s, int attempt, bool replay, const PlayedGame& game) {
+std::string journal_line(const GameKey& key, const PlayedGame& game) {
   bj::object schedule;
-  schedule.emplace("game", s.index);
-  schedule.emplace("pair", s.pair);
-  schedule.emplace("game_in_pair", s.game_in_pair);
-  schedule.emplace("round", s.round);
-  schedule.emplace("attempt", attempt);
-  schedule.emplace("opening", s.opening);
-  schedule.emplace("replay", replay);
+  schedule.emplace("game", key.game);
+  schedule.emplace("pair", key.pair);
+  schedule.emplace("game_in_pair", key.game_in_pair);
+  schedule.emplace("round", key.round);
+  schedule.emplace("attempt", key.attempt);
+  schedule.emplace("opening", key.opening);
+  schedule.emplace("replay", key.replay);
   // The result object's members follow the schedule's: "{...schedule}" + "{...result}" -> "{...schedule,...result}".
   std::string out = json::serialize(schedule);
   out.back() = ',';
   std::string result = to_result_json(game);
   out.append(result, 1, std::string::npos);
   return out;
+}
+
+JournaledGame journaled(const GameKey& key, const PlayedGame& game) {
+  JournaledGame j;
+  j.line = journal_line(key, game);
+  static_cast<GameKey&>(j.summary) = key;
+  j.summary.black = game.names[shogi::BLACK];
+  j.summary.white = game.names[shogi::WHITE];
+  j.summary.outcome = game.result.outcome;
+  j.summary.termination = game.result.termination;
+  j.summary.detail = game.result.detail;
+  j.summary.plies = int(game.moves.size());
+  return j;
 }
 
 std::expected<JournalGame, std::string> parse_journal_game(std::string_view line) {
@@ -186,13 +199,14 @@ std::expected<JournalGame, std::string> parse_journal_game(std::string_view line
   const bj::object& doc = parsed->get_object();
   JournalGame g;
   auto game = get_int(doc, "game", true), pair = get_int(doc, "pair", true),
-       in_pair = get_int(doc, "game_in_pair", true), attempt = get_int(doc, "attempt", false),
-       opening = get_int(doc, "opening", false);
-  for (auto* r : {&game, &pair, &in_pair, &attempt, &opening})
+       in_pair = get_int(doc, "game_in_pair", true), round = get_int(doc, "round", false),
+       attempt = get_int(doc, "attempt", false), opening = get_int(doc, "opening", false);
+  for (auto* r : {&game, &pair, &in_pair, &round, &attempt, &opening})
     if (!*r) return std::unexpected(r->error());
   if (*game < 0 || *pair < 0 || *in_pair < 0 || *in_pair > 1 || *attempt < 0)
     return std::unexpected("\"game\", \"pair\", \"game_in_pair\" or \"attempt\" out of range");
-  g.game = *game, g.pair = *pair, g.game_in_pair = int(*in_pair), g.attempt = int(*attempt), g.opening = int(*opening);
+  g.game = *game, g.pair = *pair, g.game_in_pair = int(*in_pair), g.round = int(*round), g.attempt = int(*attempt);
+  g.opening = int(*opening);
   if (const bj::value* r = doc.if_contains("replay"); r && r->is_bool()) g.replay = r->get_bool();
   g.black = get_string(doc, "black");
   g.white = get_string(doc, "white");
@@ -278,8 +292,8 @@ std::expected<JournalWriter, std::string> JournalWriter::create(const std::strin
   if (w.fd_ < 0) return sys_error("cannot create the journal", path);
   if (auto r = w.append(to_json(header)); !r) return std::unexpected(r.error());
   // The new name must survive a crash of the node too, or the games appended to it could vanish with it.
-  std::string dir = std::filesystem::path(path).parent_path().string();
-  if (dir.empty()) dir = ".";
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = std::filesystem::path(".");
   if (int d = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); d >= 0) {
     ::fsync(d);
     ::close(d);
@@ -324,42 +338,4 @@ std::expected<void, std::string> JournalWriter::sync() {
   return {};
 }
 
-std::expected<ResumePlan, std::string> ResumePlan::make(const std::vector<JournalGame>& games, const Schedule& schedule,
-                                                        const std::vector<std::string>& names) {
-  ResumePlan plan;
-  for (const JournalGame& g : games) {
-    const std::string what = "journal game " + std::to_string(g.game + 1);
-    if (g.game >= schedule.games())
-      return std::unexpected(what + " is beyond the schedule's " + std::to_string(schedule.games()) + " games");
-    ScheduledGame s = schedule.game(g.game);
-    if (g.pair != s.pair || g.game_in_pair != s.game_in_pair)
-      return std::unexpected(what + ": its pair does not match the schedule");
-    if (g.black != names[size_t(s.black)] || g.white != names[size_t(s.white)])
-      return std::unexpected(what + " was " + g.black + " vs " + g.white + " but the schedule says " +
-                             names[size_t(s.black)] + " vs " + names[size_t(s.white)]);
-    PairProgress& p = plan.pairs_[g.pair];
-    if (g.attempt < p.attempt) {
-      plan.warnings_.push_back(what + ": a game of a replayed attempt of its pair, ignored");
-      continue;
-    }
-    if (g.attempt > p.attempt) p = PairProgress{g.attempt, {false, false}};
-    if (g.replay) {
-      p = PairProgress{g.attempt + 1, {false, false}};
-      continue;
-    }
-    if (p.done[g.game_in_pair]) {
-      plan.warnings_.push_back(what + " appears twice; the first is kept");
-      continue;
-    }
-    p.done[g.game_in_pair] = true;
-  }
-  for (const auto& [pair, p] : plan.pairs_) plan.games_done_ += int64_t(p.done[0]) + int64_t(p.done[1]);
-  return plan;
-}
-
-PairProgress ResumePlan::pair(int64_t pair) const {
-  auto it = pairs_.find(pair);
-  return it == pairs_.end() ? PairProgress{} : it->second;
-}
-
-}  // namespace arena::tournament
+}  // namespace arena::journal

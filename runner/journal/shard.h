@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-namespace arena::tournament {
+namespace arena::journal {
 
 struct Shard {
   int index = 0;  // I, 0-based
@@ -33,4 +33,4 @@ std::optional<std::string> process_env(std::string_view name);
 // array of exactly N tasks). The error is one line that names the variable or the text at fault.
 std::expected<Shard, std::string> parse_shard(std::string_view text, const EnvLookup& env = process_env);
 
-}  // namespace arena::tournament
+}  // namespace arena::journal

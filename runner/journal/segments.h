@@ -25,10 +25,10 @@
 #include <string>
 #include <vector>
 
-#include "tournament/journal.h"
-#include "tournament/shard.h"
+#include "journal/journal.h"
+#include "journal/shard.h"
 
-namespace arena::tournament {
+namespace arena::journal {
 
 struct SegmentFile {
   std::string path;
@@ -78,4 +78,4 @@ std::vector<size_t> kept_pair_lines(const std::vector<const JournalGame*>& lines
 std::expected<MergedJournal, std::string> read_segments(const std::string& out_dir, const JournalHeader* expected,
                                                         bool keep_lines = false);
 
-}  // namespace arena::tournament
+}  // namespace arena::journal

@@ -1,11 +1,11 @@
-#include "shard.h"
+#include "journal/shard.h"
 
 #include <climits>
 #include <cstdlib>
 
 #include "config/values.h"
 
-namespace arena::tournament {
+namespace arena::journal {
 
 namespace {
 
@@ -94,4 +94,4 @@ std::expected<Shard, std::string> parse_shard(std::string_view text, const EnvLo
   return make_shard(*index, *count, std::string(text));
 }
 
-}  // namespace arena::tournament
+}  // namespace arena::journal

@@ -16,7 +16,7 @@
 
 #include "config/config.h"
 
-namespace arena::tournament {
+namespace arena::journal {
 
 struct FileDigest {
   std::string role;    // the engine's name, or "openings"
@@ -46,4 +46,4 @@ std::expected<RunIdentity, std::string> make_run_identity(const config::Config& 
 std::string identity_difference(const RunIdentity& recorded, const RunIdentity& now,
                                 const std::string& recorded_name = "the journal");
 
-}  // namespace arena::tournament
+}  // namespace arena::journal

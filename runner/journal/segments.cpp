@@ -1,4 +1,4 @@
-#include "tournament/segments.h"
+#include "journal/segments.h"
 
 #include <unistd.h>
 
@@ -9,7 +9,7 @@
 #include <map>
 #include <tuple>
 
-namespace arena::tournament {
+namespace arena::journal {
 
 namespace fs = std::filesystem;
 
@@ -211,4 +211,4 @@ std::expected<MergedJournal, std::string> read_segments(const std::string& out_d
   return merged;
 }
 
-}  // namespace arena::tournament
+}  // namespace arena::journal

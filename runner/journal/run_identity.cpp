@@ -1,4 +1,4 @@
-#include "tournament/run_identity.h"
+#include "journal/run_identity.h"
 
 #include <openssl/evp.h>
 
@@ -11,7 +11,7 @@
 #include "output/json.h"
 #include "rules/game_end.h"
 
-namespace arena::tournament {
+namespace arena::journal {
 
 namespace bj = boost::json;
 
@@ -177,4 +177,4 @@ std::string identity_difference(const RunIdentity& recorded, const RunIdentity& 
   return {};
 }
 
-}  // namespace arena::tournament
+}  // namespace arena::journal

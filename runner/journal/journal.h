@@ -19,16 +19,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "game/game_result.h"
+#include "journal/run_identity.h"
+#include "journal/shard.h"
 #include "stats/sprt.h"
-#include "tournament/run_identity.h"
-#include "tournament/schedule.h"
-#include "tournament/shard.h"
 
-namespace arena::tournament {
+namespace arena::journal {
 
 struct JournalHeader {
   std::string type;
@@ -48,14 +46,19 @@ std::string to_json(const JournalHeader& header);
 // A header line back (a line with "journal":1, as the first line of every journal).
 std::expected<JournalHeader, std::string> parse_journal_header(std::string_view line);
 
-// What the tournament and the stats command need of a journaled game.
-struct JournalGame {
-  int64_t game = 0;
+// Where a game stands in its run: the schedule's fields a journal line begins with.
+struct GameKey {
+  int64_t game = 0;  // 0-based game number: the journal's key
   int64_t pair = 0;
-  int game_in_pair = 0;
-  int attempt = 0;
-  int opening = 0;
-  bool replay = false;
+  int game_in_pair = 0;  // 0: the pairing's first engine is black; 1: colours swapped
+  int round = 0;
+  int attempt = 0;      // of its pair: games of earlier attempts are void
+  int opening = 0;      // index into the run's opening list
+  bool replay = false;  // this game voided its pair attempt: the pair is played again
+};
+
+// What the tournament and the stats command need of a journaled game.
+struct JournalGame : GameKey {
   std::string black, white;
   Outcome outcome = Outcome::None;
   Termination termination = Termination::None;
@@ -64,7 +67,15 @@ struct JournalGame {
 };
 
 // One journal line (no newline) for a finished game.
-std::string journal_line(const ScheduledGame& scheduled, int attempt, bool replay, const PlayedGame& game);
+std::string journal_line(const GameKey& key, const PlayedGame& game);
+
+// A finished game as everything that follows a run gets it (the journal writer, the standings, the console, the
+// live page): its line, serialized once, and what the line says.
+struct JournaledGame {
+  std::string line;
+  JournalGame summary;
+};
+JournaledGame journaled(const GameKey& key, const PlayedGame& game);
 // A game line back (the header is not a game: use read_journal).
 std::expected<JournalGame, std::string> parse_journal_game(std::string_view line);
 
@@ -109,25 +120,4 @@ class JournalWriter {
   bool sync_each_line_ = true;
 };
 
-// Where each pair of the schedule stands after the games already in a journal.
-struct PairProgress {
-  int attempt = 0;                // the attempt to continue (games of earlier attempts are void)
-  bool done[2] = {false, false};  // which games of that attempt are journaled
-};
-class ResumePlan {
- public:
-  ResumePlan() = default;
-  // `games` in journal order. Errors: a game outside the schedule or with other engines than the schedule says.
-  static std::expected<ResumePlan, std::string> make(const std::vector<JournalGame>& games, const Schedule& schedule,
-                                                     const std::vector<std::string>& engine_names);
-  PairProgress pair(int64_t pair) const;
-  int64_t games_done() const { return games_done_; }  // games that count (not void)
-  const std::vector<std::string>& warnings() const { return warnings_; }
-
- private:
-  std::unordered_map<int64_t, PairProgress> pairs_;
-  int64_t games_done_ = 0;
-  std::vector<std::string> warnings_;
-};
-
-}  // namespace arena::tournament
+}  // namespace arena::journal

@@ -7,24 +7,21 @@
 #include <fstream>
 #include <string>
 
-#include "tournament/journal.h"
-#include "tournament/run_identity.h"
-#include "tournament/segments.h"
+#include "journal/journal.h"
+#include "journal/run_identity.h"
+#include "journal/segments.h"
+#include "support/temp_dir.h"
 
 using namespace arena;
-using namespace arena::tournament;
+using namespace arena::journal;
 namespace fs = std::filesystem;
+using test_support::TempDir;
 
 namespace {
 
-struct Dir {
-  fs::path path;
-  explicit Dir(const std::string& tag) {
-    path = fs::temp_directory_path() / ("arena-segments-" + tag + "-" + std::to_string(::getpid()));
-    fs::remove_all(path);
-    fs::create_directories(path / "segments");
-  }
-  ~Dir() { fs::remove_all(path); }
+// A run's output directory with its segments/ folder.
+struct Dir : TempDir {
+  explicit Dir(const std::string& tag) : TempDir(tag) { fs::create_directories(path / "segments"); }
 };
 
 JournalHeader header(int index, int count, const std::string& created, const std::string& binary_sha = "aa") {

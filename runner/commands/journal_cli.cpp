@@ -1,0 +1,111 @@
+#include "commands/journal_cli.h"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+
+#include "config/config.h"
+#include "journal/merge.h"
+#include "tournament/journal_stats.h"
+
+namespace arena::commands {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+journal::JournalContents read_or_throw(const std::string& path, bool keep_lines) {
+  auto contents = journal::read_games(path, keep_lines);
+  if (!contents) throw config::ConfigError(contents.error());
+  for (const std::string& w : contents->warnings) std::cerr << "warning: " << w << "\n";
+  return std::move(*contents);
+}
+
+// `text` written to `path` through a temporary file beside it, renamed over it: a failed write never replaces a
+// good file.
+void write_replacing(const std::string& path, const std::string& text, const std::string& what) {
+  const std::string temp = path + ".writing." + std::to_string(::getpid());
+  std::FILE* f = std::fopen(temp.c_str(), "wb");
+  if (!f) throw config::ConfigError(path + ": cannot write the " + what + ": " + std::strerror(errno));
+  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !written) {
+    const int error = errno;
+    std::remove(temp.c_str());
+    throw config::ConfigError(path + ": cannot write the " + what + ": " + std::strerror(error));
+  }
+  std::error_code ec;
+  fs::rename(temp, path, ec);
+  if (ec) {
+    std::remove(temp.c_str());
+    throw config::ConfigError(path + ": cannot write the " + what + ": " + ec.message());
+  }
+}
+
+}  // namespace
+
+void StatsOutput::add_to(CLI::App& app) {
+  app.add_option("--sprt", sprt, "elo0=E elo1=E [alpha=A] [beta=B] [model=...]: test this SPRT")->expected(1, 5);
+  app.add_flag("--json", json, "Summary as JSON");
+}
+
+void StatsCli::add_to(CLI::App& app) {
+  app.add_option("journal", journal_, "The JSONL journal of a run, or a sharded run's directory (its segments merged)")
+      ->required();
+  output_.add_to(app);
+}
+
+int StatsCli::run() const {
+  return tournament::print_journal_stats(read_or_throw(journal_, false), journal_, output_.sprt, output_.json);
+}
+
+void MergeCli::add_to(CLI::App& app) {
+  app.add_option("out", out_, "The run's output directory (holding segments/)")->required();
+  output_.add_to(app);
+}
+
+int MergeCli::run() const {
+  auto merged = journal::merge_segments(out_);
+  if (!merged) throw config::ConfigError(merged.error());
+  for (const std::string& w : merged->warnings) std::cerr << "warning: " << w << "\n";
+  std::cerr << merged->text() << "\n";
+  return tournament::print_journal_stats(read_or_throw(merged->path, false), merged->path, output_.sprt, output_.json);
+}
+
+void ReportCli::add_to(CLI::App& app) {
+  app.add_option("out", out_,
+                 "The run's journal, its output directory, or a sharded run's directory (its segments merged)")
+      ->required();
+  app.add_option("--html", html_, "Where to write it (default: report.html beside the journal)")->type_name("FILE");
+  app.add_option("--max-replays", options_.max_replays,
+                 "Games whose moves are embedded for replay: faults first, then in order (every game is listed)")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
+  app.footer(
+      "Examples:\n"
+      "  shogi-arena report shogi-arena-out\n"
+      "  shogi-arena report /shared/sprt-1 --html sprt-1.html");
+}
+
+int ReportCli::run() const {
+  const journal::JournalContents contents = read_or_throw(out_, true);
+  web::ReportData data = web::report_data(contents, out_, options_);
+  for (const std::string& w : data.warnings) std::cerr << "warning: " << w << "\n";
+  std::string path = html_;
+  if (path.empty()) {
+    std::error_code ec;
+    const fs::path base = fs::is_directory(out_, ec) ? fs::path(out_) : fs::path(out_).parent_path();
+    path = (base / "report.html").string();
+  }
+  const std::string html = web::report_html(data.json);
+  write_replacing(path, html, "report");
+  std::cout << "Report: " << path << " (" << data.games << " games, " << data.replays << " replayable, "
+            << (html.size() + 1023) / 1024 << " KiB)" << std::endl;
+  return 0;
+}
+
+}  // namespace arena::commands

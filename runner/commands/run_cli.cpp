@@ -1,0 +1,148 @@
+#include "commands/run_cli.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include "journal/segments.h"
+#include "journal/shard.h"
+#include "tournament/console.h"
+#include "tournament/csa_server_engines.h"
+#include "tournament/openings.h"
+#include "tournament/summary.h"
+#include "tournament/tournament.h"
+#include "web/live_page.h"
+#include "web/live_reporter.h"
+
+namespace arena::commands {
+
+namespace {
+
+std::vector<tournament::Opening> openings_of(const config::Config& c) {
+  if (!c.openings.position.empty()) {
+    auto o = tournament::parse_opening_line(c.openings.position, c.openings.plies);
+    if (!o) throw config::ConfigError("--position: " + o.error());
+    o->source = "--position";
+    return {*o};
+  }
+  if (!c.openings.file.empty()) {
+    auto list = tournament::load_openings(c.openings.file, c.openings.plies);
+    if (!list) throw config::ConfigError(list.error());
+    return std::move(*list);
+  }
+  return {tournament::Opening{"startpos", "the start position"}};
+}
+
+std::optional<journal::Shard> shard_of(const config::Config& c) {
+  if (c.shard.empty()) return std::nullopt;
+  if (c.type == config::TournamentType::Play) throw config::ConfigError("--shard: a single game has no shards");
+  auto parsed = journal::parse_shard(c.shard);
+  if (!parsed) throw config::ConfigError(parsed.error());
+  return *parsed;
+}
+
+tournament::EngineLogs engine_logs(const config::Config& c, const std::optional<journal::Shard>& shard) {
+  tournament::EngineLogs logs;
+  if (c.output.engine_logs || c.output.io_logs) {
+    logs.dir = c.output.dir + "/logs";
+    // Shards share OUT from many nodes: each process logs into a folder of its own (appends from several NFS
+    // clients to one file interleave).
+    if (shard)
+      logs.dir += "/shard-" + std::to_string(shard->index) + "-of-" + std::to_string(shard->count) + "." +
+                  journal::host_name() + "." + std::to_string(::getpid());
+    std::error_code ec;
+    std::filesystem::create_directories(logs.dir, ec);
+    if (ec) throw config::ConfigError(logs.dir + ": cannot create the folder: " + ec.message());
+  }
+  logs.stderr_log = c.output.engine_logs;
+  logs.io_log = c.output.io_logs;
+  return logs;
+}
+
+// The runner's own CPU time and peak memory, for the summary.
+void add_own_usage(tournament::Summary& s) {
+  struct rusage self {};
+  if (getrusage(RUSAGE_SELF, &self) != 0) return;
+  auto seconds = [](const timeval& tv) { return double(tv.tv_sec) + double(tv.tv_usec) / 1e6; };
+  s.runner_user_s = seconds(self.ru_utime);
+  s.runner_sys_s = seconds(self.ru_stime);
+  s.runner_cpu_s = s.runner_user_s + s.runner_sys_s;
+  s.runner_max_rss_kb = self.ru_maxrss;
+}
+
+}  // namespace
+
+void RunCli::add_to(CLI::App& app, std::optional<config::TournamentType> type) { options_.add_to(app, type); }
+
+int RunCli::run(const std::atomic<bool>* stop) const {
+  const config::Config c = options_.build();
+  const std::optional<journal::Shard> shard = shard_of(c);
+  const tournament::EngineLogs logs = engine_logs(c, shard);
+  tournament::EngineFactory engines;
+  if (c.via_csa_server) {
+    auto relay = tournament::make_csa_server_engines(c.engines, c.game, logs);
+    if (!relay) throw config::ConfigError(relay.error());
+    engines = std::move(*relay);
+  } else {
+    engines = tournament::make_usi_engines(c.engines, c.game, logs);
+  }
+  tournament::Tournament t(c, openings_of(c), std::move(engines), shard);
+
+  tournament::RunInfo info;
+  info.type = c.type;
+  info.total_games = t.games_to_play();
+  // A shard's part of an SPRT decides nothing: the coordinator tests all the shards' games together.
+  if (c.type == config::TournamentType::Sprt && !shard) info.sprt = c.sprt;
+  tournament::ConsoleReporter::Options ro;
+  ro.quiet = c.quiet;
+  ro.out = c.json ? stderr : stdout;
+  ro.terminal = isatty(fileno(ro.out)) != 0;
+  ro.interval_s = c.status_interval_s;
+  ro.game_lines = c.type == config::TournamentType::Play;
+  tournament::ConsoleReporter console(info, ro);
+  std::vector<tournament::Observer*> observer_list{&console};
+
+  // The live page, when asked for: its server runs on a thread of its own and reads what the games publish.
+  std::unique_ptr<web::LivePage> page;
+  std::optional<web::LiveReporter> live;
+  if (!c.web.empty()) {
+    std::string title = std::string(config::to_string(c.type)) + ":";
+    for (size_t i = 0; i < t.engine_names().size(); ++i) title += (i ? " vs " : " ") + t.engine_names()[i];
+    auto started = web::LivePage::start(c.web, title);
+    if (!started) throw config::ConfigError(started.error());
+    page = std::move(*started);
+    live.emplace(page->state(), info);
+    observer_list.push_back(&*live);
+  }
+  tournament::Observers observers(observer_list);
+
+  if (auto opened = t.open(observers); !opened) throw config::ConfigError(opened.error());
+  const auto started = std::chrono::steady_clock::now();
+  const tournament::RunResult result = t.run(observers, stop);
+  console.finish(t.tally());
+  page.reset();
+
+  tournament::Summary s;
+  s.info = info;
+  s.end = result.end;
+  s.error = result.error;
+  s.exit_code = tournament::exit_code(result, c, t.tally(), shard.has_value());
+  s.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  s.journal = t.journal_path();
+  s.resumed_games = t.resumed_games();
+  s.engine_moves = t.engine_moves();
+  add_own_usage(s);
+  if (c.json) {
+    std::cout << tournament::summary_json(t.tally(), s) << std::endl;
+    if (!c.quiet) std::cerr << tournament::summary_text(t.tally(), s);
+  } else {
+    std::cout << tournament::summary_text(t.tally(), s) << std::flush;
+  }
+  if (result.end == tournament::RunEnd::Error) std::cerr << "shogi-arena: error: " << result.error << std::endl;
+  return s.exit_code;
+}
+
+}  // namespace arena::commands

@@ -1,0 +1,29 @@
+#pragma once
+// The tournament commands: play, gauntlet, roundrobin, sprt, and run (whatever `tournament:` in --config says).
+// A run plays its schedule with the console's status (and the live page with --web), then prints its summary.
+//
+// Exit codes: 0 done (SPRT: H1 accepted); 1 SPRT H0 accepted; 2 an error, an interrupted run or an inconclusive SPRT.
+
+#include <atomic>
+#include <optional>
+
+#include "config/cli_config.h"
+
+namespace CLI {
+class App;
+}
+
+namespace arena::commands {
+
+class RunCli {
+ public:
+  // `type`: the subcommand's tournament type; nullopt for `run`.
+  void add_to(CLI::App& app, std::optional<config::TournamentType> type);
+  // Errors before the first game (a bad configuration, an output folder in the way) throw config::ConfigError.
+  int run(const std::atomic<bool>* stop) const;
+
+ private:
+  config::CliOptions options_;
+};
+
+}  // namespace arena::commands

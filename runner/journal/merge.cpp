@@ -1,0 +1,84 @@
+#include "journal/merge.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <set>
+
+#include "journal/segments.h"
+
+namespace arena::journal {
+
+namespace fs = std::filesystem;
+
+std::expected<JournalContents, std::string> read_games(const std::string& path, bool keep_lines) {
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return read_journal(path, keep_lines);
+  auto merged = read_segments(path, nullptr, keep_lines);
+  if (!merged) return std::unexpected(merged.error());
+  if (merged->segments.empty()) {
+    const std::string journal = (fs::path(path) / "journal.jsonl").string();
+    if (fs::exists(journal, ec)) return read_games(journal, keep_lines);
+    return std::unexpected(path + ": neither journal segments (segments/shard-*.jsonl) nor a journal.jsonl");
+  }
+  JournalContents c;
+  c.header = merged->header;
+  c.games = std::move(merged->games);
+  c.lines = std::move(merged->lines);
+  c.warnings = std::move(merged->warnings);
+  if (merged->duplicates > 0)
+    c.warnings.push_back(path + ": " + std::to_string(merged->duplicates) + " duplicate game lines left out");
+  return c;
+}
+
+std::string MergeReport::text() const {
+  return "Merged " + std::to_string(segments) + " segments of " + std::to_string(shards) + " shards into " + path +
+         ": " + std::to_string(games) + " game lines, " + std::to_string(complete_pairs) + " complete pairs, " +
+         std::to_string(incomplete_pairs) + " incomplete, " + std::to_string(duplicates) +
+         " duplicate lines left out, " + std::to_string(torn) + " torn last lines dropped";
+}
+
+std::expected<MergeReport, std::string> merge_segments(const std::string& out_dir) {
+  auto merged = read_segments(out_dir, nullptr, true);
+  if (!merged) return std::unexpected(merged.error());
+  if (merged->segments.empty())
+    return std::unexpected(segments_dir(out_dir) + ": no journal segments (shard-*.jsonl) to merge");
+  MergeReport report;
+  report.warnings = merged->warnings;
+  report.path = (fs::path(out_dir) / "journal.jsonl").string();
+  std::error_code ec;
+  if (fs::exists(report.path, ec)) {
+    auto old = read_journal(report.path);
+    if (!old || !old->header || old->header->merged_segments == 0)
+      return std::unexpected(report.path + ": exists and is not a merged journal; merge into another directory");
+  }
+  JournalHeader header = *merged->header;
+  header.merged_segments = int64_t(merged->segments.size());
+  const std::string temp = report.path + ".merging." + std::to_string(::getpid());
+  {
+    auto writer = JournalWriter::create(temp, header, true);
+    if (!writer) return std::unexpected(writer.error());
+    writer->set_sync_each_line(false);  // one sync at the end: the segments still hold every game
+    for (const std::string& line : merged->lines)
+      if (auto w = writer->append(line); !w) return std::unexpected(w.error());
+    if (auto w = writer->sync(); !w) return std::unexpected(w.error());
+  }
+  fs::rename(temp, report.path, ec);
+  if (ec) return std::unexpected(report.path + ": cannot replace it: " + ec.message());
+  if (int d = ::open(out_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); d >= 0) ::fsync(d), ::close(d);
+  std::set<std::pair<int, int>> shards;
+  for (const SegmentFile& f : merged->segments) {
+    if (f.header.shard) shards.insert({f.header.shard->index, f.header.shard->count});
+    report.torn += f.torn ? 1 : 0;
+  }
+  report.segments = int64_t(merged->segments.size());
+  report.shards = int64_t(shards.size());
+  report.games = int64_t(merged->games.size());
+  report.complete_pairs = merged->complete_pairs;
+  report.incomplete_pairs = merged->incomplete_pairs;
+  report.duplicates = merged->duplicates;
+  return report;
+}
+
+}  // namespace arena::journal
