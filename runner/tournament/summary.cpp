@@ -24,7 +24,16 @@ std::string signed_fixed(double v, int decimals) {
   return v > 0 && s != "0" && s.find_first_not_of("0.") != std::string::npos ? "+" + s : s;
 }
 
-std::string estimate_text(const stats::Estimate& e) { return signed_fixed(e.value, 1) + " +/- " + fixed(e.error(), 1); }
+// "-" until the figure means something: an Elo of +inf after one win, or 0 +/- 0 while every pair is 1-1 (no
+// variance yet), would read as a result.
+bool meaningful(const stats::Estimate& e) {
+  return std::isfinite(e.value) && std::isfinite(e.error()) && e.error() > 0;
+}
+
+std::string estimate_text(const stats::Estimate& e) {
+  if (!meaningful(e)) return "-";
+  return signed_fixed(e.value, 1) + " +/- " + fixed(e.error(), 1);
+}
 
 std::string wdl_text(const stats::WdlCounts& c) {
   std::string s = "+";
@@ -133,8 +142,9 @@ std::string summary_text(const Tally& tally, const Summary& sum) {
            " %)\n";
     out += "  As black  " + wdl_text(r.as_black) + "   as white  " + wdl_text(r.as_white) + "   (" + a + "'s view)\n";
     if (auto s = tally.summary(i)) {
-      out += "  Elo       " + estimate_text(s->elo) + " (95 %: " + fixed(s->elo.lower, 1) + " .. " +
-             fixed(s->elo.upper, 1) + ")   nElo " + estimate_text(s->nelo) + "\n";
+      out += "  Elo       " + estimate_text(s->elo) +
+             (meaningful(s->elo) ? " (95 %: " + fixed(s->elo.lower, 1) + " .. " + fixed(s->elo.upper, 1) + ")" : "") +
+             "   nElo " + estimate_text(s->nelo) + "\n";
       out += "  LOS       " + fixed(100 * s->los, 1) + " %   draw ratio " +
              fixed(percent(double(r.wdl.draws), double(n)), 1) + " %\n";
     }

@@ -1,0 +1,45 @@
+// The standings in words: the status line shows "-" where a figure does not mean anything yet.
+#include <doctest/doctest.h>
+
+#include "support/journal_game.h"
+#include "tournament/summary.h"
+
+using namespace arena;
+using namespace arena::tournament;
+using test_support::journal_game;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("status line: no Elo of +inf after one win, nor 0 +/- 0 while every pair is 1-1") {
+  RunInfo info;
+  info.type = config::TournamentType::Sprt;
+  info.total_games = 100;
+  Tally t({"a", "b"}, {Pairing{0, 1}}, 2);
+  t.add(journal_game(0, 0, false, "a", "b", Outcome::BlackWin));
+  std::string line = status_line(t, info);
+  CAPTURE(line);
+  CHECK(contains(line, "| Elo - nElo - |"));
+  CHECK_FALSE(contains(line, "inf"));
+
+  t.add(journal_game(1, 0, false, "b", "a", Outcome::BlackWin));  // pair 0: 1-1
+  t.add(journal_game(2, 0, false, "a", "b", Outcome::WhiteWin));
+  t.add(journal_game(3, 0, false, "b", "a", Outcome::WhiteWin));  // pair 1: 1-1
+  line = status_line(t, info);
+  CAPTURE(line);
+  CHECK(contains(line, "| Elo - nElo - |"));
+
+  t.add(journal_game(4, 0, false, "a", "b", Outcome::BlackWin));
+  t.add(journal_game(5, 0, false, "b", "a", Outcome::WhiteWin));  // pair 2: a wins both
+  line = status_line(t, info);
+  CAPTURE(line);
+  CHECK(contains(line, "| Elo +"));
+  CHECK(contains(line, " +/- "));
+  Summary summary;
+  summary.info = info;
+  const std::string text = summary_text(t, summary);
+  CHECK(contains(text, "(95 %: "));
+}
