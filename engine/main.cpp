@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "eval/builtin_weights.h"
+#include "eval/evaluate.h"
 #include "learn/commands.h"
-#include "search/builtin_weights.h"
-#include "search/evaluate.h"
 #include "usi/bench.h"
 #include "usi/usi.h"
 

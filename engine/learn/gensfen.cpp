@@ -16,10 +16,10 @@
 #include <random>
 #include <thread>
 
+#include "eval/evaluate.h"
 #include "learn/training_record.h"
 #include "rules/game_end.h"
 #include "search/engine.h"
-#include "search/evaluate.h"
 
 namespace shogi::learn {
 

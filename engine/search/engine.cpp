@@ -1,11 +1,10 @@
 #include "search/engine.h"
 
-#include "search/builtin_weights.h"
-
 #include <deque>
 
+#include "eval/builtin_weights.h"
+#include "eval/evaluate.h"
 #include "rules/perft.h"
-#include "search/evaluate.h"
 
 namespace shogi {
 

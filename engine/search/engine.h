@@ -36,8 +36,8 @@ class Engine {
   void play(Move m) { record_.play(m); }
   // The static evaluation of the current position, from the side to move's view (the `eval` command).
   Value static_eval() const;
-  // Learned evaluation weights from a file (search/kp_eval.h); an empty path selects the built-in weights
-  // (search/builtin_weights.h) and "none" the hand-written evaluation alone. On error the evaluation in use stays.
+  // Learned evaluation weights from a file (eval/kp.h); an empty path selects the built-in weights
+  // (eval/builtin_weights.h) and "none" the hand-written evaluation alone. On error the evaluation in use stays.
   // Waits for a running search first, and clears the hash table (it keeps static evaluations). The weights are
   // process-wide: one engine object a process (gensfen sets them once).
   std::expected<void, std::string> set_eval_file(const std::string& path);

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "search/evaluate.h"
+#include "eval/evaluate.h"
 #include "search/see.h"
 
 namespace shogi {

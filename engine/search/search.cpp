@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "eval/evaluate.h"
 #include "rules/movegen.h"
-#include "search/evaluate.h"
 #include "search/mate.h"
 #include "search/movepick.h"
 #include "search/see.h"

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "eval/kp.h"
 #include "rules/game_end.h"
 #include "rules/position.h"
 #include "search/history.h"
-#include "search/kp_eval.h"
 #include "search/limits.h"
 #include "search/timeman.h"
 #include "search/tt.h"

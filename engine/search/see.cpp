@@ -1,6 +1,6 @@
 #include "search/see.h"
 
-#include "search/evaluate.h"
+#include "eval/evaluate.h"
 
 namespace shogi {
 

@@ -6,9 +6,9 @@
 #include <sstream>
 #include <string>
 
+#include "eval/evaluate.h"
+#include "eval/hand_weights.h"
 #include "rules/movegen.h"
-#include "search/eval_weights.h"
-#include "search/evaluate.h"
 
 using namespace shogi;
 

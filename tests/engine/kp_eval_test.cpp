@@ -12,12 +12,12 @@
 #include <set>
 #include <string>
 
+#include "eval/evaluate.h"
+#include "eval/hand_weights.h"
+#include "eval/kp.h"
 #include "rules/game_end.h"
 #include "rules/movegen.h"
 #include "search/engine.h"
-#include "search/eval_weights.h"
-#include "search/evaluate.h"
-#include "search/kp_eval.h"
 
 using namespace shogi;
 namespace fs = std::filesystem;

@@ -11,12 +11,12 @@
 #include <random>
 #include <sstream>
 
+#include "eval/evaluate.h"
+#include "eval/kp.h"
 #include "learn/commands.h"
 #include "learn/gensfen.h"
 #include "learn/trainer.h"
 #include "rules/position.h"
-#include "search/evaluate.h"
-#include "search/kp_eval.h"
 
 using namespace shogi;
 using namespace shogi::learn;

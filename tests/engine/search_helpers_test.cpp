@@ -5,9 +5,9 @@
 #include <deque>
 #include <vector>
 
+#include "eval/evaluate.h"
 #include "rules/movegen.h"
 #include "rules/notation.h"
-#include "search/evaluate.h"
 #include "search/movepick.h"
 #include "search/see.h"
 #include "search/tt.h"

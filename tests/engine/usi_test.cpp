@@ -10,11 +10,11 @@
 #include <string>
 #include <thread>
 
+#include "eval/builtin_weights.h"
+#include "eval/evaluate.h"
+#include "eval/kp.h"
 #include "rules/game_end.h"
 #include "rules/notation.h"
-#include "search/builtin_weights.h"
-#include "search/evaluate.h"
-#include "search/kp_eval.h"
 #include "usi/bench.h"
 #include "usi/usi.h"
 

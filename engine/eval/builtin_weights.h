@@ -7,7 +7,7 @@
 
 #include <memory>
 
-#include "search/kp_eval.h"
+#include "eval/kp.h"
 
 namespace shogi::kp {
 

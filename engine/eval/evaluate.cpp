@@ -1,9 +1,9 @@
-#include "search/evaluate.h"
+#include "eval/evaluate.h"
 
 #include <algorithm>
 #include <atomic>
 
-#include "search/eval_weights.h"
+#include "eval/hand_weights.h"
 
 namespace shogi {
 

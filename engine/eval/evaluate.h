@@ -4,8 +4,8 @@
 
 #include <memory>
 
+#include "eval/kp.h"
 #include "rules/position.h"
-#include "search/kp_eval.h"
 #include "search/value.h"
 
 namespace shogi {

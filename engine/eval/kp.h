@@ -14,7 +14,7 @@
 //   hand-written evaluation is added), then P (count x int16), then KP (81 x count x int16), then uint64 FNV-1a of
 //   everything before it; little-endian.
 //
-// With base 1 the tables are a learned correction on top of the hand-written evaluation (search/evaluate.h), which
+// With base 1 the tables are a learned correction on top of the hand-written evaluation (eval/evaluate.h), which
 // keeps what KP cannot express (king safety from attack maps, mobility); all-zero tables then play exactly as the
 // hand-written evaluation does.
 
@@ -56,7 +56,7 @@ enum class Base : uint32_t { None = 0, HandWritten = 1 };
 
 struct Weights {
   int32_t tempo = 0;        // for the side to move, in 1/WEIGHT_SCALE centipawns
-  Base base = Base::None;   // what the tables are added to (search/evaluate.h combines them)
+  Base base = Base::None;   // what the tables are added to (eval/evaluate.h combines them)
   std::vector<int16_t> p;   // FEATURES
   std::vector<int16_t> kp;  // SQ_NB x FEATURES
   Weights() : p(FEATURES, 0), kp(size_t(SQ_NB) * FEATURES, 0) {}

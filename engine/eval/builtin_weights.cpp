@@ -1,4 +1,4 @@
-#include "search/builtin_weights.h"
+#include "eval/builtin_weights.h"
 
 #include <cstddef>
 #include <cstdio>
