@@ -5,8 +5,8 @@
 #include <memory>
 
 #include "eval/kp.h"
+#include "eval/value.h"
 #include "rules/position.h"
-#include "search/value.h"
 
 namespace shogi {
 

@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "eval/value.h"
 #include "rules/position.h"
-#include "search/value.h"
 
 namespace shogi::kp {
 
