@@ -77,10 +77,6 @@ int king_danger_penalty(const Position& pos, Color c, const Bitboard att[2], con
 
 }  // namespace
 
-int piece_value(PieceType pt) { return WEIGHTS.board[pt]; }
-int capture_value(PieceType pt) { return pt == KING ? 30000 : WEIGHTS.board[pt] + WEIGHTS.hand[raw_type(pt)]; }
-int promotion_gain(PieceType raw) { return WEIGHTS.board[promote(raw)] - WEIGHTS.board[raw]; }
-
 Value evaluate_black(const Position& pos) {
   int score = hand_score(pos.hand(BLACK)) - hand_score(pos.hand(WHITE));
   const Bitboard occ = pos.pieces();

@@ -35,10 +35,4 @@ bool accumulator_check_enabled();
 void count_accumulator_check(bool incremental, bool equal);
 AccumulatorCheck accumulator_check();
 
-// Piece values for exchanges: losing a piece also hands it to the opponent, so a capture is worth the board value
-// plus the hand value of the piece it reverts to.
-int piece_value(PieceType pt);
-int capture_value(PieceType pt);
-int promotion_gain(PieceType raw);
-
 }  // namespace shogi

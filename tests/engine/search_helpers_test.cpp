@@ -5,7 +5,6 @@
 #include <deque>
 #include <vector>
 
-#include "eval/evaluate.h"
 #include "rules/movegen.h"
 #include "rules/notation.h"
 #include "search/movepick.h"
