@@ -24,4 +24,10 @@ std::shared_ptr<const Weights> builtin_weights() {
   return weights;
 }
 
+std::expected<std::shared_ptr<const Weights>, std::string> weights_for_eval_file(const std::string& value) {
+  if (value.empty()) return builtin_weights();
+  if (value == "none") return nullptr;
+  return load_weights(value);
+}
+
 }  // namespace shogi::kp

@@ -1,8 +1,8 @@
 #pragma once
 // Static evaluation: material including hands, king-relative piece-square terms, slider mobility and king
 // safety. Symmetric by construction: the position seen from the other side evaluates to the exact negation.
-
-#include <memory>
+// The evaluation keeps no state: the learned weights come from whoever owns them (each search engine, each of
+// gensfen's players, the trainer), so that evaluations with different weights can run in one process at once.
 
 #include "eval/kp.h"
 #include "eval/value.h"
@@ -12,27 +12,16 @@ namespace shogi {
 
 // The hand-written evaluation from black's point of view, without the side-to-move tempo.
 Value evaluate_black(const Position& pos);
-// The evaluation search uses, from the side to move's point of view: the learned KP evaluation when weights are
-// set, else the hand-written one.
-Value evaluate(const Position& pos);
+// The hand-written evaluation from the side to move's point of view, with its tempo.
+Value evaluate_hand_written(const Position& pos);
 
 // The learned evaluation from the side to move's point of view: the tables' sums in `acc`, plus the hand-written
 // evaluation when the weights were trained on top of it.
 Value evaluate_learned(const kp::Weights& w, const Position& pos, const kp::Accumulator& acc);
 
-// The learned weights in use, process-wide (nullptr: the hand-written evaluation). Set only while no search runs.
-void set_kp_weights(std::shared_ptr<const kp::Weights> weights);
-const kp::Weights* kp_weights();
-std::shared_ptr<const kp::Weights> kp_weights_shared();
-
-// A check for tests (asserts are compiled out of release builds): while enabled, the search compares every
-// accumulator it computes with a full recomputation and counts them.
-struct AccumulatorCheck {
-  uint64_t computed = 0, incremental = 0, mismatches = 0;
-};
-void set_accumulator_check(bool on);
-bool accumulator_check_enabled();
-void count_accumulator_check(bool incremental, bool equal);
-AccumulatorCheck accumulator_check();
+// The static evaluation from the side to move's point of view with the given learned weights, or the hand-written
+// evaluation alone for nullptr. It sums the tables afresh; the search keeps the sums in accumulators instead and
+// calls evaluate_learned.
+Value evaluate(const Position& pos, const kp::Weights* weights);
 
 }  // namespace shogi

@@ -213,29 +213,26 @@ TEST_CASE("KP weights file: round trip, and every kind of bad file refused with 
   fs::remove_all(dir);
 }
 
-TEST_CASE("evaluate() uses the learned weights while they are set") {
+TEST_CASE("evaluate() uses the learned weights it is given, and the hand-written evaluation without") {
   Position::init();
   Position pos;
   StateInfo st;
   REQUIRE(pos.set("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1", &st));
-  const Value hand_written = evaluate(pos);
-  auto w = std::make_shared<const kp::Weights>(random_weights(6, true));
-  REQUIRE(w->base == kp::Base::None);
-  set_kp_weights(w);
-  CHECK(evaluate(pos) == kp::evaluate(*w, pos));
+  const Value hand_written = evaluate(pos, nullptr);
+  CHECK(hand_written == evaluate_hand_written(pos));
+  CHECK(hand_written == -evaluate_black(pos) + eval::WEIGHTS.tempo);  // white to move
+  const kp::Weights w = random_weights(6, true);
+  REQUIRE(w.base == kp::Base::None);
+  CHECK(evaluate(pos, &w) == kp::evaluate(w, pos));
   // On top of the hand-written evaluation: its value without its tempo (the tables have their own) is added.
-  kp::Weights on_hand = *w;
+  kp::Weights on_hand = w;
   on_hand.base = kp::Base::HandWritten;
-  set_kp_weights(std::make_shared<const kp::Weights>(on_hand));
-  CHECK(evaluate(pos) == kp::evaluate(on_hand, pos) - evaluate_black(pos));  // white to move
+  CHECK(evaluate(pos, &on_hand) == kp::evaluate(on_hand, pos) - evaluate_black(pos));  // white to move
   // Zero tables with the hand-written tempo on top of it play exactly as the hand-written evaluation.
   kp::Weights zero;
   zero.base = kp::Base::HandWritten;
   zero.tempo = eval::WEIGHTS.tempo * kp::WEIGHT_SCALE;
-  set_kp_weights(std::make_shared<const kp::Weights>(zero));
-  CHECK(evaluate(pos) == hand_written);
-  set_kp_weights(nullptr);
-  CHECK(evaluate(pos) == hand_written);
+  CHECK(evaluate(pos, &zero) == hand_written);
 }
 
 TEST_CASE("the search's accumulators equal a full recomputation at every evaluation") {
@@ -245,9 +242,9 @@ TEST_CASE("the search's accumulators equal a full recomputation at every evaluat
   for (auto& v : w.p) v = int16_t(v / 8);
   for (auto& v : w.kp) v = int16_t(v / 8);
   w.base = kp::Base::HandWritten;
-  set_kp_weights(std::make_shared<const kp::Weights>(w));
   set_accumulator_check(true);
   Engine engine;
+  engine.set_eval_weights(std::make_shared<const kp::Weights>(w));
   engine.set_hash_size(8);
   SearchCallbacks cb;
   engine.set_callbacks(cb);
@@ -262,7 +259,6 @@ TEST_CASE("the search's accumulators equal a full recomputation at every evaluat
   }
   const AccumulatorCheck check = accumulator_check();
   set_accumulator_check(false);
-  set_kp_weights(nullptr);
   CHECK(check.mismatches == 0);
   CHECK(check.computed > 10000);
   // Nearly every accumulator comes from the parent's sums, not from scratch.
