@@ -9,7 +9,7 @@
 // A hand is cumulative: holding n pawns turns on the features of the 1st .. n-th pawn, so every extra piece in
 // hand has a value of its own.
 //
-// Weights are int16 in 1/WEIGHT_SCALE centipawns. The file (load_kp_weights / save_kp_weights):
+// Weights are int16 in 1/WEIGHT_SCALE centipawns. The file (load_weights / save_weights):
 //   8 bytes "SAKPEV1\n", uint32 feature count, uint32 king squares (81), int32 tempo, uint32 base (0: none, 1: the
 //   hand-written evaluation is added), then P (count x int16), then KP (81 x count x int16), then uint64 FNV-1a of
 //   everything before it; little-endian.
