@@ -1,6 +1,7 @@
 // shogi-arena-engine: a USI engine.
 //   shogi-arena-engine                       the USI protocol on standard input/output
-//   shogi-arena-engine bench [depth]         fixed-depth search of fixed positions; prints the node signature
+//   shogi-arena-engine bench [depth]         fixed-depth search of fixed positions with the built-in weights;
+//                                            prints the node signature
 //   shogi-arena-engine perft <depth> [sfen]  move-generation node counts, divided by root move
 //   shogi-arena-engine gensfen|shuffle|records ...   training data for the learned evaluation (learn/commands.h)
 //   shogi-arena-engine <usi command ...>     runs one command, waits for its search, then exits
@@ -11,17 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "eval/builtin_weights.h"
 #include "learn/commands.h"
-#include "search/builtin_weights.h"
-#include "search/evaluate.h"
 #include "usi/bench.h"
 #include "usi/usi.h"
 
 int main(int argc, char* argv[]) {
   try {
     std::ios::sync_with_stdio(false);
-    // The engine plays with the learned weights built into it unless told otherwise (EvalFile, --eval-file).
-    shogi::set_kp_weights(shogi::kp::builtin_weights());
     if (argc == 1) {
       shogi::usi::UsiLoop loop(std::cin, std::cout);
       loop.run();
@@ -30,7 +28,7 @@ int main(int argc, char* argv[]) {
     const std::string cmd = argv[1];
     if (cmd == "bench") {
       const int depth = argc > 2 ? std::stoi(argv[2]) : shogi::usi::BENCH_DEPTH;
-      shogi::usi::run_bench(std::cout, depth);
+      shogi::usi::run_bench(std::cout, shogi::kp::builtin_weights(), depth);
       return 0;
     }
     if (shogi::learn::is_learn_command(cmd))

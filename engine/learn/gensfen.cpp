@@ -16,10 +16,10 @@
 #include <random>
 #include <thread>
 
+#include "eval/builtin_weights.h"
 #include "learn/training_record.h"
 #include "rules/game_end.h"
 #include "search/engine.h"
-#include "search/evaluate.h"
 
 namespace shogi::learn {
 
@@ -94,10 +94,12 @@ struct SearchAnswer {
   std::vector<std::pair<Move, Value>> lines;
 };
 
-// A self-playing engine of one thread, searching synchronously.
+// A self-playing engine of one thread, searching synchronously, with the run's weights.
 class SelfPlayer {
  public:
-  SelfPlayer(const GensfenOptions& options, uint64_t seed) : options_(options), rng_(seed) {
+  SelfPlayer(const GensfenOptions& options, std::shared_ptr<const kp::Weights> weights, uint64_t seed)
+      : options_(options), rng_(seed) {
+    engine_.set_eval_weights(std::move(weights));
     engine_.set_threads(1);
     engine_.set_hash_size(size_t(options.hash_mb));
     SearchCallbacks cb;
@@ -269,13 +271,8 @@ std::expected<GensfenSummary, std::string> run_gensfen(const GensfenOptions& opt
     return std::unexpected("eval_limit must be 1..30000 centipawns (a record's score is 16 bits)");
   if (options.hash_mb < 1) return std::unexpected("hash must be at least 1 MB");
 
-  std::shared_ptr<const kp::Weights> weights;
-  const bool hand_written = options.eval_file == "none";
-  if (!options.eval_file.empty() && !hand_written) {
-    auto loaded = kp::load_weights(options.eval_file);
-    if (!loaded) return std::unexpected(loaded.error());
-    weights = std::move(*loaded);
-  }
+  auto weights = kp::weights_for_eval_file(options.eval_file);
+  if (!weights) return std::unexpected(weights.error());
 
   std::vector<std::string> openings{"startpos"};
   if (!options.openings.empty()) {
@@ -316,19 +313,12 @@ std::expected<GensfenSummary, std::string> run_gensfen(const GensfenOptions& opt
   if (!file) return std::unexpected(options.output + ": cannot open for writing: " + std::strerror(errno));
   RecordSink sink(file.get(), summary.positions_before, options.positions);
 
-  // The weights are process-wide: set for the run, and the previous ones put back after it.
-  struct RestoreWeights {
-    std::shared_ptr<const kp::Weights> previous = kp_weights_shared();
-    ~RestoreWeights() { set_kp_weights(previous); }
-  } restore;
-  if (weights || hand_written) set_kp_weights(weights);
-
   // Engines are built here, on one thread: their constructors fill shared tables.
   std::vector<std::unique_ptr<SelfPlayer>> players;
   for (int t = 0; t < options.threads; ++t) {
     // A continued run must not replay the games of the first one: its seeds include the records already there.
     const uint64_t seed = mix(mix(mix(options.seed) ^ summary.positions_before) ^ uint64_t(t));
-    players.push_back(std::make_unique<SelfPlayer>(options, seed));
+    players.push_back(std::make_unique<SelfPlayer>(options, *weights, seed));
   }
 
   const auto start = std::chrono::steady_clock::now();

@@ -20,8 +20,8 @@ struct GensfenOptions {
   uint64_t nodes = 5000;  // search limit per move (0 = none, then depth must be set)
   int depth = 0;
   int hash_mb = 16;         // per thread
-  std::string eval_file;    // learned weights to play with (process-wide); empty = the evaluation in use, "none" =
-                            // the hand-written evaluation alone
+  std::string eval_file;    // learned weights to play with, as EvalFile names them: empty = the built-in weights,
+                            // "none" = the hand-written evaluation alone; loaded once, shared by the run's players
   std::string openings;     // one start position a line ("startpos moves ...", "sfen ..."); empty = startpos
   int random_moves = 4;     // near-best random moves per game, at random plies of the first random_max_ply
   int random_max_ply = 24;  // counted from the end of the opening

@@ -8,8 +8,8 @@
 #include <random>
 #include <thread>
 
-#include "search/eval_weights.h"
-#include "search/evaluate.h"
+#include "eval/evaluate.h"
+#include "eval/hand_weights.h"
 
 namespace shogi::learn {
 

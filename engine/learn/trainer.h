@@ -1,5 +1,5 @@
 #pragma once
-// Trains the KP evaluation (search/kp_eval.h) on gensfen records with the "elmo" loss: the evaluation's win
+// Trains the KP evaluation (eval/kp.h) on gensfen records with the "elmo" loss: the evaluation's win
 // probability sigmoid(eval / K) is fitted by cross-entropy to a target that mixes the search's own prediction
 // sigmoid(score / K) (weight lambda) with the game's result (weight 1 - lambda). Adam on minibatches, with the
 // board's left-right mirror symmetry built in (a weight and its mirror are one parameter). Deterministic for a seed
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "eval/kp.h"
 #include "learn/training_record.h"
-#include "search/kp_eval.h"
 
 namespace shogi::learn {
 

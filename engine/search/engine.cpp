@@ -1,11 +1,10 @@
 #include "search/engine.h"
 
-#include "search/builtin_weights.h"
-
 #include <deque>
 
+#include "eval/builtin_weights.h"
+#include "eval/evaluate.h"
 #include "rules/perft.h"
-#include "search/evaluate.h"
 
 namespace shogi {
 
@@ -13,6 +12,7 @@ Engine::Engine() {
   Position::init();
   init_search_tables();
   (void)record_.start("startpos");
+  shared_.weights = kp::builtin_weights();
 }
 
 Engine::~Engine() {
@@ -22,21 +22,19 @@ Engine::~Engine() {
   threads_.set(0, nullptr);
 }
 
-Value Engine::static_eval() const { return evaluate(position()); }
+Value Engine::static_eval() const { return evaluate(position(), shared_.weights.get()); }
 
-std::expected<void, std::string> Engine::set_eval_file(const std::string& path) {
+void Engine::set_eval_weights(std::shared_ptr<const kp::Weights> weights) {
   wait_for_search_finished();
-  if (path.empty()) {
-    set_kp_weights(kp::builtin_weights());
-  } else if (path == "none") {
-    set_kp_weights(nullptr);
-  } else {
-    auto weights = kp::load_weights(path);
-    if (!weights) return std::unexpected(weights.error());
-    set_kp_weights(std::move(*weights));
-  }
+  shared_.weights = std::move(weights);
   // The hash table keeps static evaluations: those of the other evaluation must not be reused.
   tt_.clear();
+}
+
+std::expected<void, std::string> Engine::set_eval_file(const std::string& path) {
+  auto weights = kp::weights_for_eval_file(path);
+  if (!weights) return std::unexpected(weights.error());
+  set_eval_weights(std::move(*weights));
   return {};
 }
 

@@ -1,11 +1,13 @@
 #pragma once
-// The facade the protocol loop drives: it owns the hash table, the search threads and the stop timer. go()
-// returns at once; results come back through the callbacks, on a search thread.
+// The facade the protocol loop drives: it owns the hash table, the search threads, the stop timer and the learned
+// evaluation weights its searches use. go() returns at once; results come back through the callbacks, on a search
+// thread.
 
 #include <atomic>
 #include <cstdint>
 #include <expected>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -36,10 +38,14 @@ class Engine {
   void play(Move m) { record_.play(m); }
   // The static evaluation of the current position, from the side to move's view (the `eval` command).
   Value static_eval() const;
-  // Learned evaluation weights from a file (search/kp_eval.h); an empty path selects the built-in weights
-  // (search/builtin_weights.h) and "none" the hand-written evaluation alone. On error the evaluation in use stays.
-  // Waits for a running search first, and clears the hash table (it keeps static evaluations). The weights are
-  // process-wide: one engine object a process (gensfen sets them once).
+  // The learned evaluation weights this engine searches with (eval/kp.h); nullptr: the hand-written evaluation
+  // alone. An engine starts with the built-in weights (eval/builtin_weights.h). They are this engine's own: engines
+  // in one process may search with different weights at the same time. Setting them waits for a running search
+  // and clears the hash table (it keeps static evaluations).
+  void set_eval_weights(std::shared_ptr<const kp::Weights> weights);
+  const std::shared_ptr<const kp::Weights>& eval_weights() const { return shared_.weights; }
+  // The weights an EvalFile value names (kp::weights_for_eval_file): a weights file, empty for the built-in
+  // weights, "none" for the hand-written evaluation alone. On error the weights in use stay.
   std::expected<void, std::string> set_eval_file(const std::string& path);
 
   // Take effect at the next ready() (USI `isready`), where the heavy work belongs.

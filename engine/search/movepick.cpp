@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "search/evaluate.h"
 #include "search/see.h"
 
 namespace shogi {

@@ -1,10 +1,11 @@
 #include "search/search.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
+#include "eval/evaluate.h"
 #include "rules/movegen.h"
-#include "search/evaluate.h"
 #include "search/mate.h"
 #include "search/movepick.h"
 #include "search/see.h"
@@ -32,7 +33,19 @@ void update_pv(Move* pv, Move move, const Move* child) {
 // The key under which a singular-extension search (one move excluded) stores its result.
 Key excluded_key(Key key, Move excluded) { return key ^ (uint64_t(excluded) * 0xD6E8FEB86659FD93ULL); }
 
+std::atomic<bool> g_check_accumulators{false};
+std::atomic<uint64_t> g_checked{0}, g_checked_incremental{0}, g_check_mismatches{0};
+
 }  // namespace
+
+void set_accumulator_check(bool on) {
+  g_checked = g_checked_incremental = g_check_mismatches = 0;
+  g_check_accumulators = on;
+}
+
+AccumulatorCheck accumulator_check() {
+  return {g_checked.load(), g_checked_incremental.load(), g_check_mismatches.load()};
+}
 
 void init_search_tables() {
   REDUCTIONS[0] = 0;
@@ -47,6 +60,7 @@ void Worker::clear_history() {
 }
 
 void Worker::prepare() {
+  weights_ = shared_.weights.get();
   states_.clear();
   states_.emplace_back();
   // The engine validated the position and moves before storing them, with the relaxed piece limits.
@@ -194,18 +208,19 @@ void Worker::update_accumulator(const kp::Weights& w, const Position& pos, Stack
   const bool incremental = ss->ply > 0 && previous && parent.key == previous->key() &&
                            kp::update(w, pos, (ss - 1)->current_move, parent, acc);
   if (!incremental) kp::refresh(w, pos, acc);
-  if (accumulator_check_enabled()) {
+  if (g_check_accumulators.load(std::memory_order_relaxed)) {
     kp::Accumulator full;
     kp::refresh(w, pos, full);
-    count_accumulator_check(incremental, full.sum[BLACK] == acc.sum[BLACK] && full.sum[WHITE] == acc.sum[WHITE]);
+    ++g_checked;
+    g_checked_incremental += incremental;
+    g_check_mismatches += full.sum[BLACK] != acc.sum[BLACK] || full.sum[WHITE] != acc.sum[WHITE];
   }
 }
 
 Value Worker::static_eval(const Position& pos, Stack* ss) {
-  const kp::Weights* w = kp_weights();
-  if (!w) return evaluate(pos);
-  update_accumulator(*w, pos, ss);
-  return evaluate_learned(*w, pos, ss->acc);
+  if (!weights_) return evaluate_hand_written(pos);
+  update_accumulator(*weights_, pos, ss);
+  return evaluate_learned(*weights_, pos, ss->acc);
 }
 
 void Worker::report(int depth, Milliseconds elapsed) const {
@@ -452,7 +467,7 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
   // Step 5: static evaluation, refined by the hash value when its bound allows. The learned evaluation's sums are
   // brought up to date here even when the hash supplies the value or the side is in check: the children start
   // from them.
-  if (const kp::Weights* w = kp_weights()) update_accumulator(*w, pos, ss);
+  if (weights_) update_accumulator(*weights_, pos, ss);
   Value eval;
   bool improving = false;
   if (ss->in_check) {
@@ -732,7 +747,7 @@ Value Worker::qsearch(Position& pos, Stack* ss, Value alpha, Value beta, Depth d
       (tt_value >= beta ? (tte->bound() & BOUND_LOWER) : (tte->bound() & BOUND_UPPER)))
     return tt_value;
 
-  if (const kp::Weights* w = kp_weights()) update_accumulator(*w, pos, ss);
+  if (weights_) update_accumulator(*weights_, pos, ss);
   Value best_value, futility_base;
   if (ss->in_check) {
     ss->static_eval = VALUE_NONE;

@@ -8,14 +8,15 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "eval/kp.h"
 #include "rules/game_end.h"
 #include "rules/position.h"
 #include "search/history.h"
-#include "search/kp_eval.h"
 #include "search/limits.h"
 #include "search/timeman.h"
 #include "search/tt.h"
@@ -86,6 +87,9 @@ struct SharedState {
   SearchCallbacks callbacks;
   std::string start_sfen = "startpos";
   std::vector<Move> moves;
+  // The learned evaluation this engine's searches use (nullptr: the hand-written evaluation alone). Each engine owns
+  // its own; changed only while no search runs.
+  std::shared_ptr<const kp::Weights> weights;
 
   std::atomic<bool> stop{false};
   std::atomic<bool> ponder{false};            // pondering: do not stop on our own before ponderhit
@@ -148,6 +152,7 @@ class Worker {
 
   SharedState& shared_;
   const size_t id_;
+  const kp::Weights* weights_ = nullptr;  // shared_.weights, taken by prepare(): read at every evaluation
   Position root_pos_;
   std::deque<StateInfo> states_;
   RootMoves root_moves_;
@@ -164,5 +169,14 @@ class Worker {
 
 // Reduction table used by late-move reductions, filled once.
 void init_search_tables();
+
+// A check for tests (asserts are compiled out of release builds): while enabled, every search compares each
+// accumulator it computes with a full recomputation and counts them. Process-wide, as an instrument: it changes no
+// result, only the speed.
+struct AccumulatorCheck {
+  uint64_t computed = 0, incremental = 0, mismatches = 0;
+};
+void set_accumulator_check(bool on);
+AccumulatorCheck accumulator_check();
 
 }  // namespace shogi

@@ -1,8 +1,14 @@
 #include "search/see.h"
 
-#include "search/evaluate.h"
+#include "eval/hand_weights.h"
 
 namespace shogi {
+
+using eval::WEIGHTS;
+
+int piece_value(PieceType pt) { return WEIGHTS.board[pt]; }
+int capture_value(PieceType pt) { return pt == KING ? 30000 : WEIGHTS.board[pt] + WEIGHTS.hand[raw_type(pt)]; }
+int promotion_gain(PieceType raw) { return WEIGHTS.board[promote(raw)] - WEIGHTS.board[raw]; }
 
 namespace {
 

@@ -29,8 +29,9 @@ const std::vector<std::string_view>& bench_positions() {
   return positions;
 }
 
-BenchResult run_bench(std::ostream& out, int depth) {
+BenchResult run_bench(std::ostream& out, std::shared_ptr<const kp::Weights> weights, int depth) {
   Engine engine;
+  engine.set_eval_weights(std::move(weights));
   engine.set_threads(1);
   engine.set_hash_size(16);
   std::mutex m;

@@ -1,11 +1,15 @@
 #pragma once
 // `bench`: a fixed list of positions searched to a fixed depth with one thread and a fresh hash table each, so the
-// total node count is the same on every run and machine: the build's signature for regression testing.
+// total node count is the same on every run and machine: the build's signature for regression testing. The
+// signature is quoted with the built-in weights (README); other weights give other counts.
 
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <string_view>
 #include <vector>
+
+#include "eval/kp.h"
 
 namespace shogi::usi {
 
@@ -17,7 +21,8 @@ struct BenchResult {
   uint64_t nodes = 0;
   uint64_t nps = 0;
 };
-// Prints one line per position and then "Nodes searched: <n>" and "Nodes/second: <n>".
-BenchResult run_bench(std::ostream& out, int depth = BENCH_DEPTH);
+// Searches with the given learned weights (nullptr: the hand-written evaluation alone). Prints one line per position
+// and then "Nodes searched: <n>" and "Nodes/second: <n>".
+BenchResult run_bench(std::ostream& out, std::shared_ptr<const kp::Weights> weights, int depth = BENCH_DEPTH);
 
 }  // namespace shogi::usi

@@ -236,7 +236,9 @@ bool UsiLoop::execute(std::string_view line) {
   } else if (cmd == "bench") {
     engine_.wait_for_search_finished();
     int depth = tokens.size() > 1 ? int(parse_int(tokens[1]).value_or(BENCH_DEPTH)) : BENCH_DEPTH;
-    run_bench(out_, depth);
+    // With this session's weights: `setoption name EvalFile value none` then `bench` measures the hand-written
+    // evaluation.
+    run_bench(out_, engine_.eval_weights(), depth);
   } else {
     info_string("unknown command: " + std::string(line));
   }

@@ -1,7 +1,7 @@
 // The learned KP evaluation: its features, the incremental update against a full recomputation over random games
 // (drops, promotions, captures and king moves included), the exact negation under a colour flip, the mirror
-// symmetry of symmetric weights, and the weights file (round trip; a missing, damaged, truncated or foreign file
-// refused with the reason).
+// symmetry of symmetric weights, the weights file (round trip; a missing, damaged, truncated or foreign file
+// refused with the reason), and engines in one process that search with weights of their own.
 #include <doctest/doctest.h>
 #include <unistd.h>
 
@@ -12,12 +12,13 @@
 #include <set>
 #include <string>
 
+#include "eval/builtin_weights.h"
+#include "eval/evaluate.h"
+#include "eval/hand_weights.h"
+#include "eval/kp.h"
 #include "rules/game_end.h"
 #include "rules/movegen.h"
 #include "search/engine.h"
-#include "search/eval_weights.h"
-#include "search/evaluate.h"
-#include "search/kp_eval.h"
 
 using namespace shogi;
 namespace fs = std::filesystem;
@@ -213,29 +214,26 @@ TEST_CASE("KP weights file: round trip, and every kind of bad file refused with 
   fs::remove_all(dir);
 }
 
-TEST_CASE("evaluate() uses the learned weights while they are set") {
+TEST_CASE("evaluate() uses the learned weights it is given, and the hand-written evaluation without") {
   Position::init();
   Position pos;
   StateInfo st;
   REQUIRE(pos.set("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1", &st));
-  const Value hand_written = evaluate(pos);
-  auto w = std::make_shared<const kp::Weights>(random_weights(6, true));
-  REQUIRE(w->base == kp::Base::None);
-  set_kp_weights(w);
-  CHECK(evaluate(pos) == kp::evaluate(*w, pos));
+  const Value hand_written = evaluate(pos, nullptr);
+  CHECK(hand_written == evaluate_hand_written(pos));
+  CHECK(hand_written == -evaluate_black(pos) + eval::WEIGHTS.tempo);  // white to move
+  const kp::Weights w = random_weights(6, true);
+  REQUIRE(w.base == kp::Base::None);
+  CHECK(evaluate(pos, &w) == kp::evaluate(w, pos));
   // On top of the hand-written evaluation: its value without its tempo (the tables have their own) is added.
-  kp::Weights on_hand = *w;
+  kp::Weights on_hand = w;
   on_hand.base = kp::Base::HandWritten;
-  set_kp_weights(std::make_shared<const kp::Weights>(on_hand));
-  CHECK(evaluate(pos) == kp::evaluate(on_hand, pos) - evaluate_black(pos));  // white to move
+  CHECK(evaluate(pos, &on_hand) == kp::evaluate(on_hand, pos) - evaluate_black(pos));  // white to move
   // Zero tables with the hand-written tempo on top of it play exactly as the hand-written evaluation.
   kp::Weights zero;
   zero.base = kp::Base::HandWritten;
   zero.tempo = eval::WEIGHTS.tempo * kp::WEIGHT_SCALE;
-  set_kp_weights(std::make_shared<const kp::Weights>(zero));
-  CHECK(evaluate(pos) == hand_written);
-  set_kp_weights(nullptr);
-  CHECK(evaluate(pos) == hand_written);
+  CHECK(evaluate(pos, &zero) == hand_written);
 }
 
 TEST_CASE("the search's accumulators equal a full recomputation at every evaluation") {
@@ -245,9 +243,9 @@ TEST_CASE("the search's accumulators equal a full recomputation at every evaluat
   for (auto& v : w.p) v = int16_t(v / 8);
   for (auto& v : w.kp) v = int16_t(v / 8);
   w.base = kp::Base::HandWritten;
-  set_kp_weights(std::make_shared<const kp::Weights>(w));
   set_accumulator_check(true);
   Engine engine;
+  engine.set_eval_weights(std::make_shared<const kp::Weights>(w));
   engine.set_hash_size(8);
   SearchCallbacks cb;
   engine.set_callbacks(cb);
@@ -262,10 +260,65 @@ TEST_CASE("the search's accumulators equal a full recomputation at every evaluat
   }
   const AccumulatorCheck check = accumulator_check();
   set_accumulator_check(false);
-  set_kp_weights(nullptr);
   CHECK(check.mismatches == 0);
   CHECK(check.computed > 10000);
   // Nearly every accumulator comes from the parent's sums, not from scratch.
   CHECK(check.incremental * 10 > check.computed * 9);
   MESSAGE("accumulators computed ", check.computed, ", from the parent's ", check.incremental);
+}
+
+TEST_CASE("engines in one process search with their own weights, each as it does alone, also at the same time") {
+  // With the weights process-wide, setting them for one engine set them for the other: its evaluation and its
+  // search changed with them.
+  Position::init();
+  const std::string sfen = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1";
+  Position pos;
+  StateInfo st;
+  REQUIRE(pos.set(sfen, &st));
+  const auto builtin = kp::builtin_weights();
+  // Symmetric random tables alone (no base): a third evaluation, unlike both others.
+  kp::Weights random = random_weights(10, true);
+  for (auto& v : random.p) v = int16_t(v / 4);
+  for (auto& v : random.kp) v = int16_t(v / 4);
+  const auto tables = std::make_shared<const kp::Weights>(random);
+
+  Engine learned, hand, other;  // every engine starts with the built-in weights
+  REQUIRE(hand.set_eval_file("none"));
+  other.set_eval_weights(tables);
+  CHECK(learned.eval_weights() == builtin);
+  CHECK(hand.eval_weights() == nullptr);
+  Engine* engines[] = {&learned, &hand, &other};
+  for (Engine* e : engines) {
+    e->set_hash_size(8);
+    e->set_callbacks({});
+    REQUIRE(e->set_position("sfen " + sfen));
+  }
+  CHECK(learned.static_eval() == evaluate(pos, builtin.get()));
+  CHECK(hand.static_eval() == evaluate_hand_written(pos));
+  CHECK(other.static_eval() == kp::evaluate(random, pos));
+  CHECK(learned.static_eval() != hand.static_eval());
+  CHECK(other.static_eval() != hand.static_eval());
+  CHECK(other.static_eval() != learned.static_eval());
+
+  // A fixed-depth search from a fresh table counts the same nodes every time (the bench signature): each engine
+  // alone, then all three at once.
+  auto start = [](Engine& e) {
+    e.new_game();
+    SearchLimits limits;
+    limits.depth = 7;
+    e.go(limits);
+  };
+  uint64_t alone[3];
+  for (int i = 0; i < 3; ++i) {
+    start(*engines[i]);
+    engines[i]->wait_for_search_finished();
+    alone[i] = engines[i]->nodes_searched();
+  }
+  CHECK(alone[0] != alone[1]);
+  CHECK(alone[2] != alone[1]);
+  CHECK(alone[2] != alone[0]);
+  for (Engine* e : engines) start(*e);
+  for (Engine* e : engines) e->wait_for_search_finished();
+  for (int i = 0; i < 3; ++i) CHECK(engines[i]->nodes_searched() == alone[i]);
+  MESSAGE("nodes at depth 7: built-in ", alone[0], ", hand-written ", alone[1], ", random tables ", alone[2]);
 }

@@ -11,12 +11,12 @@
 #include <random>
 #include <sstream>
 
+#include "eval/evaluate.h"
+#include "eval/kp.h"
 #include "learn/commands.h"
 #include "learn/gensfen.h"
 #include "learn/trainer.h"
 #include "rules/position.h"
-#include "search/evaluate.h"
-#include "search/kp_eval.h"
 
 using namespace shogi;
 using namespace shogi::learn;
@@ -137,14 +137,14 @@ TEST_CASE("training tables alone lowers the validation loss, is deterministic fo
   CHECK(s3->initial_validation_loss == doctest::Approx(s->epochs.back().validation_loss).epsilon(0.002));
 }
 
-// The engine's loss on records: its evaluate() (with the weights in use) against the elmo target.
-double engine_loss(const std::vector<TrainingRecord>& records, double scale) {
+// The engine's loss on records: its evaluate() with the given weights against the elmo target.
+double engine_loss(const std::vector<TrainingRecord>& records, double scale, const kp::Weights* weights) {
   double sum = 0;
   for (const TrainingRecord& r : records) {
     Position pos;
     StateInfo st;
     REQUIRE(pos.set(*record_sfen(r), &st, PieceLimits::Relaxed));
-    const double p = 1 / (1 + std::exp(-evaluate(pos) / scale));
+    const double p = 1 / (1 + std::exp(-evaluate(pos, weights) / scale));
     const double t = 0.5 / (1 + std::exp(-r.score / scale)) + 0.5 * (r.result + 1) / 2;
     sum -= t * std::log(p) + (1 - t) * std::log(1 - p);
   }
@@ -168,14 +168,13 @@ TEST_CASE(
   auto s = train(o, log);
   REQUIRE_MESSAGE(s, (s ? "" : s.error()));
   // Zero tables: the loss at the start is the hand-written evaluation's own.
-  CHECK(s->initial_validation_loss == doctest::Approx(engine_loss(*validation, s->scale)).epsilon(0.001));
+  CHECK(s->initial_validation_loss ==
+        doctest::Approx(engine_loss(*validation, s->scale, nullptr)).epsilon(0.001));
 
   auto w = kp::load_weights(o.output);
   REQUIRE(w);
   CHECK((*w)->base == kp::Base::HandWritten);
-  set_kp_weights(*w);
-  const double with_weights = engine_loss(*validation, s->scale);
-  set_kp_weights(nullptr);
+  const double with_weights = engine_loss(*validation, s->scale, w->get());
   CHECK(with_weights == doctest::Approx(s->epochs.back().validation_loss).epsilon(0.001));
   auto trainer_loss = evaluate_loss(**w, *validation, s->scale, 0.5);
   REQUIRE(trainer_loss);

@@ -7,7 +7,6 @@
 
 #include "rules/movegen.h"
 #include "rules/notation.h"
-#include "search/evaluate.h"
 #include "search/movepick.h"
 #include "search/see.h"
 #include "search/tt.h"

@@ -10,11 +10,11 @@
 #include <string>
 #include <thread>
 
+#include "eval/builtin_weights.h"
+#include "eval/evaluate.h"
+#include "eval/kp.h"
 #include "rules/game_end.h"
 #include "rules/notation.h"
-#include "search/builtin_weights.h"
-#include "search/evaluate.h"
-#include "search/kp_eval.h"
 #include "usi/bench.h"
 #include "usi/usi.h"
 
@@ -231,14 +231,25 @@ TEST_CASE("usi: node and depth limits are deterministic with one thread") {
   CHECK(nodes_of("go nodes 20000") == nodes_of("go nodes 20000"));
 }
 
-TEST_CASE("bench: the same node count on every run") {
-  std::ostringstream a, b;
-  const auto ra = usi::run_bench(a, 5);
-  const auto rb = usi::run_bench(b, 5);
+TEST_CASE("bench: the same node count on every run, with the weights it is given; over USI the session's") {
+  std::ostringstream a, b, c;
+  const auto ra = usi::run_bench(a, kp::builtin_weights(), 5);
+  const auto rb = usi::run_bench(b, kp::builtin_weights(), 5);
   CHECK(ra.nodes == rb.nodes);
   CHECK(ra.nodes > 1000);
   CHECK(a.str().find("Nodes searched: ") != std::string::npos);
   CHECK(a.str().find("Nodes/second: ") != std::string::npos);
+  const auto hand_written = usi::run_bench(c, nullptr, 5);
+  CHECK(hand_written.nodes != ra.nodes);
+
+  // `bench` in a session searches with the session's weights: the built-in ones, then after EvalFile none the
+  // hand-written evaluation (README quotes both signatures this way).
+  Session s;
+  s.send("bench 5");
+  CHECK(s.count("Nodes searched: " + std::to_string(ra.nodes) + "\n") == 1);
+  s.send("setoption name EvalFile value none");
+  s.send("bench 5");
+  CHECK(s.count("Nodes searched: " + std::to_string(hand_written.nodes) + "\n") == 1);
 }
 
 TEST_CASE("usi: ponder waits for ponderhit, then the clock runs from ponderhit; stop ends infinite") {
@@ -357,9 +368,17 @@ TEST_CASE("usi: the input stream is untied from the output, so reading never flu
 
 TEST_CASE("EvalFile: a missing or foreign file is refused in one line and the evaluation stays; a weights file is used") {
   Session s;
+  // A session starts with the built-in weights, as the option's default <empty> says.
+  CHECK(s.loop.engine().eval_weights() == kp::builtin_weights());
   s.send("position startpos");
   s.send("eval");
   const std::string before = s.text().substr(s.text().rfind("info string eval"));
+  Position::init();
+  Position start;
+  StateInfo st;
+  REQUIRE(start.set(std::string(START_SFEN), &st));
+  CHECK(before == "info string eval " + std::to_string(evaluate(start, kp::builtin_weights().get())) +
+                      " (side to move)\n");
   s.send("setoption name EvalFile value /nonexistent/weights.bin");
   CHECK(s.count("info string EvalFile: /nonexistent/weights.bin: cannot open (the evaluation in use is unchanged)\n") ==
         1);
@@ -385,16 +404,21 @@ TEST_CASE("EvalFile: a missing or foreign file is refused in one line and the ev
   GameRecord g;
   REQUIRE(g.start("startpos"));
   CHECK(parse_usi_move(g.position(), s.last_bestmove()).has_value());
-  // none is the hand-written evaluation alone (this session started with it: the test does not run main()).
+  // none is the hand-written evaluation alone.
   s.send("setoption name EvalFile value none");
   CHECK(s.count("info string EvalFile: the hand-written evaluation\n") == 1);
+  CHECK(s.loop.engine().eval_weights() == nullptr);
   s.send("position startpos");
   s.send("eval");
-  CHECK(s.text().substr(s.text().rfind("info string eval")) == before);
+  CHECK(s.text().substr(s.text().rfind("info string eval")) ==
+        "info string eval " + std::to_string(evaluate_hand_written(start)) + " (side to move)\n");
   // <empty> is the weights built into the binary: another evaluation than the hand-written one's.
   s.send("setoption name EvalFile value <empty>");
   CHECK(s.count("info string EvalFile: the built-in weights\n") == 1);
-  CHECK(kp_weights() == kp::builtin_weights().get());
+  CHECK(s.loop.engine().eval_weights() == kp::builtin_weights());
+  s.send("position startpos");
+  s.send("eval");
+  CHECK(s.text().substr(s.text().rfind("info string eval")) == before);
   s.send("position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2");
   s.send("eval");
   const std::string learned = s.text().substr(s.text().rfind("info string eval"));

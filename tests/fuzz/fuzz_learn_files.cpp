@@ -6,9 +6,9 @@
 #include <cstring>
 #include <string>
 
+#include "eval/kp.h"
 #include "fuzz_common.h"
 #include "learn/training_record.h"
-#include "search/kp_eval.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   shogi::Position::init();

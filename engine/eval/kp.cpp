@@ -1,4 +1,4 @@
-#include "search/kp_eval.h"
+#include "eval/kp.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,4 +1,4 @@
-#include "search/builtin_weights.h"
+#include "eval/builtin_weights.h"
 
 #include <cstddef>
 #include <cstdio>
@@ -22,6 +22,12 @@ std::shared_ptr<const Weights> builtin_weights() {
     return *w;
   }();
   return weights;
+}
+
+std::expected<std::shared_ptr<const Weights>, std::string> weights_for_eval_file(const std::string& value) {
+  if (value.empty()) return builtin_weights();
+  if (value == "none") return nullptr;
+  return load_weights(value);
 }
 
 }  // namespace shogi::kp

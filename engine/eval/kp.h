@@ -9,12 +9,12 @@
 // A hand is cumulative: holding n pawns turns on the features of the 1st .. n-th pawn, so every extra piece in
 // hand has a value of its own.
 //
-// Weights are int16 in 1/WEIGHT_SCALE centipawns. The file (load_kp_weights / save_kp_weights):
+// Weights are int16 in 1/WEIGHT_SCALE centipawns. The file (load_weights / save_weights):
 //   8 bytes "SAKPEV1\n", uint32 feature count, uint32 king squares (81), int32 tempo, uint32 base (0: none, 1: the
 //   hand-written evaluation is added), then P (count x int16), then KP (81 x count x int16), then uint64 FNV-1a of
 //   everything before it; little-endian.
 //
-// With base 1 the tables are a learned correction on top of the hand-written evaluation (search/evaluate.h), which
+// With base 1 the tables are a learned correction on top of the hand-written evaluation (eval/evaluate.h), which
 // keeps what KP cannot express (king safety from attack maps, mobility); all-zero tables then play exactly as the
 // hand-written evaluation does.
 
@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "eval/value.h"
 #include "rules/position.h"
-#include "search/value.h"
 
 namespace shogi::kp {
 
@@ -56,7 +56,7 @@ enum class Base : uint32_t { None = 0, HandWritten = 1 };
 
 struct Weights {
   int32_t tempo = 0;        // for the side to move, in 1/WEIGHT_SCALE centipawns
-  Base base = Base::None;   // what the tables are added to (search/evaluate.h combines them)
+  Base base = Base::None;   // what the tables are added to (eval/evaluate.h combines them)
   std::vector<int16_t> p;   // FEATURES
   std::vector<int16_t> kp;  // SQ_NB x FEATURES
   Weights() : p(FEATURES, 0), kp(size_t(SQ_NB) * FEATURES, 0) {}

@@ -1,46 +1,14 @@
-#include "search/evaluate.h"
+#include "eval/evaluate.h"
 
 #include <algorithm>
-#include <atomic>
 
-#include "search/eval_weights.h"
+#include "eval/hand_weights.h"
 
 namespace shogi {
 
 namespace eval {
 const Weights WEIGHTS{};
 }
-
-namespace {
-// Read at every evaluation, written only between searches (USI setoption), so a plain pointer is enough; the
-// shared_ptr keeps the table alive.
-std::shared_ptr<const kp::Weights> g_kp_owner;
-const kp::Weights* g_kp = nullptr;
-}  // namespace
-
-void set_kp_weights(std::shared_ptr<const kp::Weights> weights) {
-  g_kp_owner = std::move(weights);
-  g_kp = g_kp_owner.get();
-}
-const kp::Weights* kp_weights() { return g_kp; }
-std::shared_ptr<const kp::Weights> kp_weights_shared() { return g_kp_owner; }
-
-namespace {
-std::atomic<bool> g_verify{false};
-std::atomic<uint64_t> g_verified{0}, g_incremental{0}, g_mismatches{0};
-}  // namespace
-
-void set_accumulator_check(bool on) {
-  g_verified = g_incremental = g_mismatches = 0;
-  g_verify = on;
-}
-bool accumulator_check_enabled() { return g_verify.load(std::memory_order_relaxed); }
-void count_accumulator_check(bool incremental, bool equal) {
-  ++g_verified;
-  g_incremental += incremental;
-  g_mismatches += !equal;
-}
-AccumulatorCheck accumulator_check() { return {g_verified.load(), g_incremental.load(), g_mismatches.load()}; }
 
 namespace {
 
@@ -76,10 +44,6 @@ int king_danger_penalty(const Position& pos, Color c, const Bitboard att[2], con
 }
 
 }  // namespace
-
-int piece_value(PieceType pt) { return WEIGHTS.board[pt]; }
-int capture_value(PieceType pt) { return pt == KING ? 30000 : WEIGHTS.board[pt] + WEIGHTS.hand[raw_type(pt)]; }
-int promotion_gain(PieceType raw) { return WEIGHTS.board[promote(raw)] - WEIGHTS.board[raw]; }
 
 Value evaluate_black(const Position& pos) {
   int score = hand_score(pos.hand(BLACK)) - hand_score(pos.hand(WHITE));
@@ -119,14 +83,16 @@ Value evaluate_learned(const kp::Weights& w, const Position& pos, const kp::Accu
   return std::clamp(v, -VALUE_KNOWN_WIN + 1, VALUE_KNOWN_WIN - 1);
 }
 
-Value evaluate(const Position& pos) {
-  if (g_kp) {
-    kp::Accumulator acc;
-    kp::refresh(*g_kp, pos, acc);
-    return evaluate_learned(*g_kp, pos, acc);
-  }
+Value evaluate_hand_written(const Position& pos) {
   const Value v = evaluate_black(pos);
   return (pos.side_to_move() == BLACK ? v : -v) + WEIGHTS.tempo;
+}
+
+Value evaluate(const Position& pos, const kp::Weights* weights) {
+  if (!weights) return evaluate_hand_written(pos);
+  kp::Accumulator acc;
+  kp::refresh(*weights, pos, acc);
+  return evaluate_learned(*weights, pos, acc);
 }
 
 }  // namespace shogi
