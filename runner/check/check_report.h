@@ -16,11 +16,6 @@ std::string item_text(const CheckItem& item);
 
 // The engine's settings with the recommended keys applied: what a tournament should use.
 game::EngineConfig recommended_config(const game::EngineConfig& engine, const Recommendation& keys);
-// `cmd=... [name=...] [arg=...] [option.X=Y] [send_inc=false] ...`, each token quoted for a POSIX shell if needed.
-std::vector<std::string> engine_tokens(const game::EngineConfig& engine);
-std::string shell_quote(const std::string& token);
-// An entry of `engines:` ("- name: ...\n  cmd: ...\n  options:\n    Threads: 1\n"), two-space indents.
-std::string yaml_entry(const game::EngineConfig& engine);
 
 // The closing summary: counts, the verdict, the --engine line, the YAML entry, what to avoid.
 std::string summary_text(const CheckReport& report, const game::EngineConfig& engine);

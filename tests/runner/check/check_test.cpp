@@ -11,6 +11,7 @@
 #include "check/check_report.h"
 #include "check/checks.h"
 #include "check/probe_engine.h"
+#include "config/engine_text.h"
 #include "rules/game_end.h"
 #include "rules/movegen.h"
 #include "rules/notation.h"
@@ -106,11 +107,11 @@ TEST_CASE("engine tokens and YAML: the recommended keys on top of the given sett
   keys.options = {{"threads", "1"}, {"USI_Hash", "256"}};
   const game::EngineConfig rec = check::recommended_config(e, keys);
   std::string line;
-  for (const auto& t : check::engine_tokens(rec)) line.append(" ").append(check::shell_quote(t));
+  for (const auto& t : config::engine_tokens(rec)) line.append(" ").append(config::shell_quote(t));
   CHECK(line ==
         " 'cmd=/opt/engines/my engine' name=dev arg=--eval arg=nn.bin 'option.Move Overhead=10' option.Threads=1 "
         "option.USI_Hash=256 send_inc=false swap_btime_wtime=true margin_ms=450");
-  CHECK(check::yaml_entry(rec) ==
+  CHECK(config::engine_yaml_entry(rec) ==
         "- name: dev\n"
         "  cmd: \"/opt/engines/my engine\"\n"
         "  args: [\"--eval\", nn.bin]\n"
@@ -121,7 +122,7 @@ TEST_CASE("engine tokens and YAML: the recommended keys on top of the given sett
         "    \"Move Overhead\": 10\n"
         "    Threads: 1\n"
         "    USI_Hash: 256\n");
-  CHECK(check::shell_quote("it's") == "'it'\\''s'");
+  CHECK(config::shell_quote("it's") == "'it'\\''s'");
 }
 
 TEST_CASE("probe engine: a search the engine never answers, even after stop, kills it; a death seen between searches "
