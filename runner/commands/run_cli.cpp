@@ -22,18 +22,9 @@ namespace arena::commands {
 namespace {
 
 std::vector<tournament::Opening> openings_of(const config::Config& c) {
-  if (!c.openings.position.empty()) {
-    auto o = tournament::parse_opening_line(c.openings.position, c.openings.plies);
-    if (!o) throw config::ConfigError("--position: " + o.error());
-    o->source = "--position";
-    return {*o};
-  }
-  if (!c.openings.file.empty()) {
-    auto list = tournament::load_openings(c.openings.file, c.openings.plies);
-    if (!list) throw config::ConfigError(list.error());
-    return std::move(*list);
-  }
-  return {tournament::Opening{"startpos", "the start position"}};
+  auto openings = tournament::run_openings(c.openings);
+  if (!openings) throw config::ConfigError(openings.error());
+  return std::move(*openings);
 }
 
 std::optional<journal::Shard> shard_of(const config::Config& c) {

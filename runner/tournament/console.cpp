@@ -4,81 +4,48 @@
 
 namespace arena::tournament {
 
-ConsoleReporter::ConsoleReporter(RunInfo info, Options options) : info_(std::move(info)), options_(options) {}
+ConsoleReporter::ConsoleReporter(RunInfo info, Options options)
+    : info_(std::move(info)),
+      game_lines_(options.game_lines),
+      display_({.quiet = options.quiet,
+                .terminal = options.terminal,
+                .interval_s = options.interval_s,
+                .out = options.out}) {}
 
-void ConsoleReporter::print_line(const std::string& text) {
-  if (options_.terminal && status_shown_) std::fputs("\r\x1b[K", options_.out);
-  std::fputs(text.c_str(), options_.out);
-  std::fputc('\n', options_.out);
-  std::fflush(options_.out);
-  status_shown_ = false;
-  changed_ = true;
+bool is_fault(Termination t) {
+  return t == Termination::Disconnect || t == Termination::Stall || t == Termination::TimeForfeit ||
+         t == Termination::IllegalMove || t == Termination::IllegalDeclaration || t == Termination::Interrupted;
 }
 
-void ConsoleReporter::game_finished(const journal::JournaledGame& journaled, const std::vector<std::string>& records,
-                                    const Tally&) {
-  changed_ = true;
-  if (options_.quiet) return;
-  const journal::JournalGame& g = journaled.summary;
-  const Termination t = g.termination;
-  const bool fault = t == Termination::Disconnect || t == Termination::Stall || t == Termination::TimeForfeit ||
-                     t == Termination::IllegalMove || t == Termination::IllegalDeclaration ||
-                     t == Termination::Interrupted;
-  if (!options_.game_lines && !fault && !g.replay) return;
+std::string game_event_text(const journal::JournalGame& g) {
   std::string line = "Game " + std::to_string(g.game + 1) +
                      (g.attempt > 0 ? " (attempt " + std::to_string(g.attempt + 1) + ")" : "") + ": " + g.black +
                      " (black) vs " + g.white +
                      " (white): " + record::result_in_words(GameResult{g.outcome, g.termination, g.detail}) +
                      " after " + std::to_string(g.plies) + " plies";
   if (!g.detail.empty()) line += " (" + g.detail + ")";
+  return line;
+}
+
+void ConsoleReporter::game_finished(const journal::JournaledGame& journaled, const std::vector<std::string>& records,
+                                    const Tally&) {
+  display_.changed();
+  if (display_.options().quiet) return;
+  const journal::JournalGame& g = journaled.summary;
+  if (!game_lines_ && !is_fault(g.termination) && !g.replay) return;
+  std::string line = game_event_text(g);
   if (g.replay) line += "; the pair will be replayed";
-  if (options_.game_lines)
+  if (game_lines_)
     for (const std::string& r : records) line += "\n  record: " + r;
-  print_line(line);
+  display_.print(line);
 }
 
 void ConsoleReporter::tick(const Tally& tally) {
-  if (options_.quiet) return;
-  const auto now = std::chrono::steady_clock::now();
-  if (options_.terminal) {
-    if (!changed_ && status_shown_) return;
-    if (now - last_draw_ < std::chrono::milliseconds(250) && status_shown_) return;
-    last_status_ = status_line(tally, info_);
-    std::fputs("\r\x1b[K", options_.out);
-    std::fputs(last_status_.c_str(), options_.out);
-    std::fflush(options_.out);
-    status_shown_ = true;
-  } else {
-    if (last_draw_ != std::chrono::steady_clock::time_point{} &&
-        now - last_draw_ < std::chrono::seconds(options_.interval_s))
-      return;
-    if (!changed_) return;
-    last_status_ = status_line(tally, info_);
-    std::fputs((last_status_ + "\n").c_str(), options_.out);
-    std::fflush(options_.out);
-  }
-  last_draw_ = now;
-  changed_ = false;
+  display_.show([&] { return status_line(tally, info_); });
 }
 
-void ConsoleReporter::warning(const std::string& text) {
-  if (options_.quiet) {
-    std::fprintf(stderr, "warning: %s\n", text.c_str());
-    return;
-  }
-  print_line("warning: " + text);
-}
+void ConsoleReporter::warning(const std::string& text) { display_.warning(text); }
 
-void ConsoleReporter::finish(const Tally& tally) {
-  if (options_.quiet) return;
-  if (options_.terminal) {
-    if (status_shown_) std::fputs("\r\x1b[K", options_.out);
-    std::fputs((status_line(tally, info_) + "\n").c_str(), options_.out);
-  } else if (changed_) {
-    std::fputs((status_line(tally, info_) + "\n").c_str(), options_.out);
-  }
-  std::fflush(options_.out);
-  status_shown_ = false;
-}
+void ConsoleReporter::finish(const Tally& tally) { display_.finish(status_line(tally, info_)); }
 
 }  // namespace arena::tournament

@@ -2,14 +2,20 @@
 // What the user sees on the console while a run plays: the live status (one line redrawn on a terminal, plain lines
 // every few seconds otherwise), warnings and fault events, and a line per finished game for `play`.
 
-#include <chrono>
 #include <cstdio>
 #include <string>
 
+#include "tournament/status_display.h"
 #include "tournament/summary.h"
 #include "tournament/tournament.h"
 
 namespace arena::tournament {
+
+// Whether a game ended by an engine's fault (a crash, a stall, a time loss, an illegal move or declaration) or the
+// runner's: worth a line on the console in any run.
+bool is_fault(Termination termination);
+// "Game 12: a (black) vs b (white): white won by resignation after 93 plies (detail)".
+std::string game_event_text(const journal::JournalGame& game);
 
 class ConsoleReporter final : public Observer {
  public:
@@ -30,14 +36,9 @@ class ConsoleReporter final : public Observer {
   void finish(const Tally& tally);
 
  private:
-  void print_line(const std::string& text);
-
   RunInfo info_;
-  Options options_;
-  std::string last_status_;
-  bool status_shown_ = false;
-  std::chrono::steady_clock::time_point last_draw_{};
-  bool changed_ = true;
+  bool game_lines_;
+  StatusDisplay display_;
 };
 
 }  // namespace arena::tournament

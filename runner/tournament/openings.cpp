@@ -96,4 +96,15 @@ std::expected<std::vector<Opening>, std::string> load_openings(const std::string
   return openings;
 }
 
+std::expected<std::vector<Opening>, std::string> run_openings(const config::OpeningSettings& settings) {
+  if (!settings.position.empty()) {
+    auto o = parse_opening_line(settings.position, settings.plies);
+    if (!o) return std::unexpected("--position: " + o.error());
+    o->source = "--position";
+    return std::vector<Opening>{*o};
+  }
+  if (!settings.file.empty()) return load_openings(settings.file, settings.plies);
+  return std::vector<Opening>{Opening{"startpos", "the start position"}};
+}
+
 }  // namespace arena::tournament

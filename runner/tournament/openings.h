@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "config/config.h"
+
 namespace arena::tournament {
 
 struct Opening {
@@ -22,6 +24,9 @@ struct Opening {
 };
 
 std::expected<std::vector<Opening>, std::string> load_openings(const std::string& path, int plies);
+
+// A run's openings as its settings say: the file, the single --position, or the start position alone.
+std::expected<std::vector<Opening>, std::string> run_openings(const config::OpeningSettings& settings);
 
 // One line of the text format; nullopt-like empty position for blank and comment lines is not returned here:
 // the caller skips those. The error says what is wrong (without the file name).

@@ -1,0 +1,56 @@
+#include "tournament/status_display.h"
+
+namespace arena::tournament {
+
+void StatusDisplay::print(const std::string& line) {
+  if (options_.terminal && status_shown_) std::fputs("\r\x1b[K", options_.out);
+  std::fputs(line.c_str(), options_.out);
+  std::fputc('\n', options_.out);
+  std::fflush(options_.out);
+  status_shown_ = false;
+  changed_ = true;
+}
+
+void StatusDisplay::show(const std::function<std::string()>& status) {
+  if (options_.quiet) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (options_.terminal) {
+    if (!changed_ && status_shown_) return;
+    if (now - last_draw_ < std::chrono::milliseconds(250) && status_shown_) return;
+    std::fputs("\r\x1b[K", options_.out);
+    std::fputs(status().c_str(), options_.out);
+    std::fflush(options_.out);
+    status_shown_ = true;
+  } else {
+    if (last_draw_ != std::chrono::steady_clock::time_point{} &&
+        now - last_draw_ < std::chrono::seconds(options_.interval_s))
+      return;
+    if (!changed_) return;
+    std::fputs((status() + "\n").c_str(), options_.out);
+    std::fflush(options_.out);
+  }
+  last_draw_ = now;
+  changed_ = false;
+}
+
+void StatusDisplay::warning(const std::string& text) {
+  if (options_.quiet) {
+    std::fprintf(stderr, "warning: %s\n", text.c_str());
+    return;
+  }
+  print("warning: " + text);
+}
+
+void StatusDisplay::finish(const std::string& status) {
+  if (options_.quiet) return;
+  if (options_.terminal) {
+    if (status_shown_) std::fputs("\r\x1b[K", options_.out);
+    std::fputs((status + "\n").c_str(), options_.out);
+  } else if (changed_) {
+    std::fputs((status + "\n").c_str(), options_.out);
+  }
+  std::fflush(options_.out);
+  status_shown_ = false;
+}
+
+}  // namespace arena::tournament
