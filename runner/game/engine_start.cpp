@@ -15,6 +15,13 @@ using Millis = std::chrono::milliseconds;
 
 Millis since(SteadyClock::time_point t0) { return std::chrono::duration_cast<Millis>(SteadyClock::now() - t0); }
 
+// Every option is checked before any is sent: a configuration error leaves the engine untouched.
+usi::Result check_all(const usi::UsiClient& client, const OptionList& options) {
+  for (const auto& [option, value] : options)
+    if (auto c = client.check_option(option, value); !c.ok()) return c;
+  return {};
+}
+
 }  // namespace
 
 std::string engine_name(const EngineConfig& config) {
@@ -76,13 +83,9 @@ std::expected<StartedEngine, StartFailure> start_engine(const EngineConfig& conf
   if (!r.ok()) return fail_exited(StartFailure::Step::Handshake, "during the USI handshake");
   started.name = config.name.empty() && !client->identity().name.empty() ? client->identity().name : label;
 
-  // Every option is checked before any is sent: a configuration error leaves the engine untouched.
+  if (auto c = check_all(*client, config.options); !c.ok()) return fail_with_client(StartFailure::Step::Options, c.text);
   bool ponder_given = false;
-  for (const auto& [option, value] : config.options) {
-    if (auto c = client->check_option(option, value); !c.ok())
-      return fail_with_client(StartFailure::Step::Options, c.text);
-    ponder_given |= usi::iequals(option, "USI_Ponder");
-  }
+  for (const auto& option : config.options) ponder_given |= usi::iequals(option.first, "USI_Ponder");
   for (const auto& [option, value] : config.options)
     if (auto s = client->set_option(option, value); !s.ok())
       return fail_exited(StartFailure::Step::Options, "while its options were sent");
@@ -99,6 +102,18 @@ std::expected<StartedEngine, StartFailure> start_engine(const EngineConfig& conf
   if (!r.ok()) return fail_exited(StartFailure::Step::Ready, "before readyok");
   started.client = std::move(client);
   return started;
+}
+
+std::expected<void, std::string> set_options(usi::UsiClient& client, const OptionList& options, Millis timeout) {
+  if (auto c = check_all(client, options); !c.ok()) return std::unexpected(c.text);
+  for (const auto& [option, value] : options)
+    if (auto s = client.set_option(option, value); !s.ok())
+      return std::unexpected("setoption " + option + ": " + std::string(usi::to_string(s.status)));
+  usi::Result r = client.is_ready(SteadyClock::now() + timeout);
+  if (r.status == usi::Status::Timeout)
+    return std::unexpected("no readyok within " + std::to_string(timeout.count()) + " ms after its options were set");
+  if (!r.ok()) return std::unexpected("it exited while its options were set");
+  return {};
 }
 
 }  // namespace arena::game

@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "game/game.h"
 #include "process/engine_process.h"
@@ -54,5 +56,13 @@ struct StartFailure {
 std::string engine_name(const EngineConfig& config);
 
 std::expected<StartedEngine, StartFailure> start_engine(const EngineConfig& config, StartSetup setup = {});
+
+using OptionList = std::vector<std::pair<std::string, std::string>>;
+// Options for an engine that is running and idle (between games: an SPSA run's next values): every option checked
+// against the engine's own option lines before any is sent, then `isready` within `timeout`, so that the engine
+// has taken them (a hash it reallocates, a table it rebuilds) before the next `usinewgame`. The error says which
+// option and why, or that the engine did not answer.
+std::expected<void, std::string> set_options(usi::UsiClient& client, const OptionList& options,
+                                             std::chrono::milliseconds timeout);
 
 }  // namespace arena::game

@@ -96,6 +96,9 @@ class Player {
   bool stop();
   // Kills at once (a stalled engine): no grace. Always reaped.
   void kill();
+  // New values for options of the running engine, between games (game/engine_start.h set_options); the error
+  // names the engine.
+  std::expected<void, std::string> set_options(const std::vector<std::pair<std::string, std::string>>& options);
 
   const EngineConfig& config() const { return config_; }
   const std::string& name() const { return name_; }

@@ -24,6 +24,13 @@ void Player::kill() {
   if (client_) client_->quit(std::chrono::milliseconds(0));
 }
 
+std::expected<void, std::string> Player::set_options(const OptionList& options) {
+  if (!running()) return std::unexpected("engine '" + name_ + "' is not running");
+  auto set = game::set_options(*client_, options, config_.startup_timeout);
+  if (!set) return std::unexpected("engine '" + name_ + "' (" + config_.command + "): " + set.error());
+  return {};
+}
+
 std::expected<void, std::string> Player::start() {
   if (client_) stop();
   StartSetup setup;
