@@ -4,7 +4,9 @@
 
 #include "config/engine_keys.h"
 #include "config/load.h"
+#include "config/spsa_params.h"
 #include "config/values.h"
+#include "usi/usi_option.h"
 
 namespace arena::config {
 
@@ -16,6 +18,23 @@ template <typename T>
 T check(const std::string& option, std::expected<T, std::string> r) {
   if (!r) fail(option, r.error());
   return *r;
+}
+
+// One KEY=VALUE of --sprt or --then-sprt.
+void apply_sprt_token(const std::string& option, const std::string& token, stats::SprtConfig& s) {
+  auto [key, value] = split_key_value(token);
+  if (key == "elo0")
+    s.elo0 = check(option + " elo0", parse_double(value));
+  else if (key == "elo1")
+    s.elo1 = check(option + " elo1", parse_double(value));
+  else if (key == "alpha")
+    s.alpha = check(option + " alpha", parse_double(value));
+  else if (key == "beta")
+    s.beta = check(option + " beta", parse_double(value));
+  else if (key == "model")
+    s.model = check(option + " model", parse_elo_model(value));
+  else
+    fail(option, "unknown key '" + key + "'; expected elo0=, elo1=, alpha=, beta=, model=");
 }
 
 }  // namespace
@@ -33,7 +52,7 @@ void CliOptions::add_to(CLI::App& app, std::optional<TournamentType> type) {
       ->type_name("KEY=VALUE ...");
   if (play) {
     app.add_flag("--pair", pair_, "Play two games with colours swapped instead of one");
-  } else {
+  } else if (type != TournamentType::Spsa) {
     app.add_option("--rounds", rounds_,
                    "Rounds: each pairing plays one opening twice, colours swapped" +
                        std::string(type == TournamentType::Sprt ? " (SPRT: the maximum)" : ""))
@@ -89,6 +108,24 @@ void CliOptions::add_to(CLI::App& app, std::optional<TournamentType> type) {
     app.add_option("--sprt", sprt_, "elo0=E elo1=E [alpha=A] [beta=B] [model=normalized|logistic]")
         ->expected(1, 5)
         ->type_name("KEY=VALUE ...");
+  if (type == TournamentType::Spsa || !type) {
+    app.add_option("--params", params_file_,
+                   "SPSA: the parameters, one per line: name,int|float,start,min,max,c_end[,r_end] (fishtest's format, "
+                   "as Stockfish's TUNE prints it)")
+        ->type_name("FILE");
+    app.add_option("--param", params_, "SPSA: a parameter NAME=START,MIN,MAX,C_END[,R_END] (repeatable)")
+        ->type_name("NAME=...");
+    app.add_option("--pairs", pairs_, "SPSA: game pairs to play (the iterations N)")->type_name("N");
+    app.add_option("--alpha", alpha_, "SPSA: the learning rate's decay exponent (0.602)")->type_name("A");
+    app.add_option("--gamma", gamma_, "SPSA: the perturbation's decay exponent (0.101)")->type_name("G");
+    app.add_option("--a-ratio", a_ratio_, "SPSA: A as a fraction of the pairs (0.1)")->type_name("R");
+    app.add_option("--seed", seed_, "SPSA: the seed of the perturbations and roundings (1)")->type_name("S");
+    app.add_option("--then-sprt", then_sprt_,
+                   "SPSA: afterwards, an SPRT of the tuned values against the start values: elo0=E elo1=E [alpha=A] "
+                   "[beta=B] [model=...]")
+        ->expected(1, 5)
+        ->type_name("KEY=VALUE ...");
+  }
 }
 
 Config CliOptions::build() const {
@@ -200,22 +237,33 @@ Config CliOptions::build() const {
     auto address = parse_listen_address(c.web, DEFAULT_WEB_PORT);
     if (!address) fail("--web", "'" + c.web + "': " + address.error());
   }
-  for (const std::string& t : sprt_) {
-    auto [key, value] = split_key_value(t);
-    if (key == "elo0")
-      c.sprt.elo0 = check("--sprt elo0", parse_double(value));
-    else if (key == "elo1")
-      c.sprt.elo1 = check("--sprt elo1", parse_double(value));
-    else if (key == "alpha")
-      c.sprt.alpha = check("--sprt alpha", parse_double(value));
-    else if (key == "beta")
-      c.sprt.beta = check("--sprt beta", parse_double(value));
-    else if (key == "model")
-      c.sprt.model = check("--sprt model", parse_elo_model(value));
-    else
-      fail("--sprt", "unknown key '" + key + "'; expected elo0=, elo1=, alpha=, beta=, model=");
-  }
+  apply_spsa_options(c.spsa);
+  for (const std::string& t : sprt_) apply_sprt_token("--sprt", t, c.sprt);
   return finalize(std::move(d), type_);
+}
+
+void CliOptions::apply_spsa_options(SpsaSettings& s) const {
+  if (!params_file_.empty()) {
+    s.params = check("--params", load_spsa_params(resolve_path(params_file_, "")));
+    s.params_where = params_file_;
+  }
+  for (const std::string& text : params_) {
+    stats::SpsaParam p = check("--param", parse_spsa_param_option(text));
+    // One given on the command line replaces the file's of the same name.
+    std::erase_if(s.params, [&](const stats::SpsaParam& q) { return usi::iequals(q.name, p.name); });
+    s.params.push_back(std::move(p));
+    s.params_where = s.params_where.empty() ? "--param" : s.params_where + " and --param";
+  }
+  if (!pairs_.empty()) s.schedule.iterations = check("--pairs", parse_int(pairs_, 1, 100000000));
+  if (!alpha_.empty()) s.schedule.alpha = check("--alpha", parse_double(alpha_));
+  if (!gamma_.empty()) s.schedule.gamma = check("--gamma", parse_double(gamma_));
+  if (!a_ratio_.empty()) s.schedule.a_ratio = check("--a-ratio", parse_double(a_ratio_));
+  if (!seed_.empty()) s.seed = uint64_t(check("--seed", parse_int(seed_, 0, INT64_MAX)));
+  if (!then_sprt_.empty()) {
+    stats::SprtConfig sprt = s.then_sprt.value_or(stats::SprtConfig{});
+    for (const std::string& t : then_sprt_) apply_sprt_token("--then-sprt", t, sprt);
+    s.then_sprt = sprt;
+  }
 }
 
 }  // namespace arena::config

@@ -29,6 +29,8 @@ class CliOptions {
   const std::string& web_option() const { return web_; }
 
  private:
+  void apply_spsa_options(SpsaSettings& settings) const;
+
   std::optional<TournamentType> type_;
   std::string config_file_;
   std::vector<std::vector<std::string>> engines_;
@@ -36,6 +38,9 @@ class CliOptions {
   std::string rounds_, games_, concurrency_, position_, max_plies_, margin_ms_, stall_ms_, entering_king_, out_,
       journal_, shard_, kifu_, engine_logs_, io_logs_, restart_, replay_, max_replays_, status_interval_, event_, web_;
   bool pair_ = false, resume_ = false, overwrite_ = false;
+  // spsa (and run): the parameters and the schedule.
+  std::string params_file_, pairs_, alpha_, gamma_, a_ratio_, seed_;
+  std::vector<std::string> params_, then_sprt_;
   // Switches a YAML file may also set: each has a --no- form, and only a switch given on the command line (either
   // form, or --switch=false) overrides the file, so the option is kept to ask whether it was given.
   bool via_csa_server_ = false, quiet_ = false, json_ = false;

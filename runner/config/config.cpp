@@ -20,6 +20,8 @@ std::string_view to_string(TournamentType t) {
       return "roundrobin";
     case TournamentType::Sprt:
       return "sprt";
+    case TournamentType::Spsa:
+      return "spsa";
   }
   return "gauntlet";
 }

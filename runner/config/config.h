@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "game/game.h"
+#include "stats/spsa.h"
 #include "stats/sprt.h"
 
 namespace arena::config {
@@ -34,6 +35,7 @@ enum class TournamentType {
   Gauntlet,    // the first engine against each of the others
   RoundRobin,  // every engine against every other
   Sprt,        // two engines until the SPRT decides (or `rounds` pairs are played)
+  Spsa,        // one engine tuned by self-play: its parameters perturbed both ways, a pair at a time (SpsaSettings)
 };
 std::string_view to_string(TournamentType t);
 
@@ -92,6 +94,17 @@ struct OutputSettings {
   bool io_logs = false;                 // every USI line in and out in logs/<engine>.io
 };
 
+// An SPSA tuning run (stats/spsa.h has the algorithm; runner/spsa plays it).
+struct SpsaSettings {
+  std::vector<stats::SpsaParam> params;  // checked by config/spsa_params.h
+  std::string params_where;              // where they came from ("params.txt", "--param"), for messages
+  stats::SpsaSchedule schedule;          // iterations: the game pairs to play (`pairs`)
+  uint64_t seed = 1;                     // the perturbations' signs and the integer roundings
+  // After the run, an SPRT of the tuned values against the start values (same engine, same games settings), so
+  // that a tune that only fitted noise is never shipped.
+  std::optional<stats::SprtConfig> then_sprt;
+};
+
 // The live page's port when `web` names a host alone.
 inline constexpr uint16_t DEFAULT_WEB_PORT = 8080;
 
@@ -118,6 +131,7 @@ struct Config {
   // for a host alone); empty: no page.
   std::string web;
   stats::SprtConfig sprt;
+  SpsaSettings spsa;  // type Spsa
   // Play every game through this project's CSA server on 127.0.0.1, each engine driven by the CSA client, instead
   // of directly over USI: the client and the server are then exercised by real games. Needs one clock of whole
   // seconds shared by both engines (a CSA game name carries it), and no pondering.

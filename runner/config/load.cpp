@@ -6,6 +6,7 @@
 #include <set>
 
 #include "config/engine_keys.h"
+#include "config/spsa_params.h"
 #include "config/values.h"
 #include "process/find_executable.h"
 
@@ -16,6 +17,20 @@ namespace fs = std::filesystem;
 namespace {
 
 [[noreturn]] void fail(const std::string& where, const std::string& what) { throw ConfigError(where + ": " + what); }
+
+void check_spsa(SpsaSettings& s) {
+  if (s.params.empty())
+    throw ConfigError("spsa: no parameters to tune (give --params FILE or --param NAME=START,MIN,MAX,C_END[,R_END], "
+                      "or spsa.params in the config file)");
+  if (auto ok = check_spsa_params(s.params); !ok) throw ConfigError("spsa: " + s.params_where + ": " + ok.error());
+  if (s.schedule.iterations < 1)
+    throw ConfigError("spsa: how many game pairs? (--pairs N, or spsa.pairs in the config file)");
+  if (!(s.schedule.alpha > 0 && s.schedule.alpha <= 1)) throw ConfigError("spsa: alpha must be in (0, 1]");
+  if (!(s.schedule.gamma > 0 && s.schedule.gamma <= 1)) throw ConfigError("spsa: gamma must be in (0, 1]");
+  if (!(s.schedule.a_ratio >= 0)) throw ConfigError("spsa: a-ratio must not be negative");
+  if (s.then_sprt)
+    if (auto ok = stats::validate(*s.then_sprt); !ok) throw ConfigError("spsa: then-sprt: " + ok.error());
+}
 
 }  // namespace
 
@@ -75,10 +90,13 @@ Config finalize(ConfigDraft draft, std::optional<TournamentType> command) {
   }
   const size_t n = merged.size();
   const bool two = c.type == TournamentType::Play || c.type == TournamentType::Sprt;
+  if (c.type == TournamentType::Spsa && n != 1)
+    throw ConfigError("spsa tunes exactly 1 engine, got " + std::to_string(n) +
+                      " (give it with --engine or 'engines:' in the config file; it plays against itself)");
   if (two && n != 2)
     throw ConfigError(std::string(to_string(c.type)) + " needs exactly 2 engines, got " + std::to_string(n) +
                       " (give them with --engine or 'engines:' in the config file)");
-  if (!two && n < 2)
+  if (!two && c.type != TournamentType::Spsa && n < 2)
     throw ConfigError(std::string(to_string(c.type)) + " needs at least 2 engines, got " + std::to_string(n) +
                       " (give them with --engine or 'engines:' in the config file)");
 
@@ -111,6 +129,7 @@ Config finalize(ConfigDraft draft, std::optional<TournamentType> command) {
   } else if (!draft.concurrency_set) {
     c.concurrency = default_concurrency();
   }
+  if (c.type == TournamentType::Spsa) check_spsa(c.spsa);
   if (!c.openings.file.empty() && !c.openings.position.empty())
     throw ConfigError("openings: give either a file or a position, not both");
   if (c.resume && c.overwrite) throw ConfigError("--resume and --overwrite contradict each other");

@@ -52,13 +52,20 @@ std::expected<double, std::string> parse_double(std::string_view text) {
   return v;
 }
 
+std::string number_text(double v) {
+  char buf[64];
+  const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;  // the shortest form that reads back the same
+  return std::string(buf, end);
+}
+
 std::expected<TournamentType, std::string> parse_tournament_type(std::string_view text) {
   std::string t = lower(text);
   if (t == "gauntlet") return TournamentType::Gauntlet;
   if (t == "roundrobin" || t == "round-robin" || t == "round_robin") return TournamentType::RoundRobin;
   if (t == "sprt") return TournamentType::Sprt;
   if (t == "play") return TournamentType::Play;
-  return std::unexpected("expected gauntlet, roundrobin, sprt or play, got " + quoted(text));
+  if (t == "spsa") return TournamentType::Spsa;
+  return std::unexpected("expected gauntlet, roundrobin, sprt, spsa or play, got " + quoted(text));
 }
 
 std::expected<OpeningOrder, std::string> parse_opening_order(std::string_view text) {

@@ -18,6 +18,8 @@ std::expected<bool, std::string> parse_bool(std::string_view text);
 std::expected<int64_t, std::string> parse_int(std::string_view text, int64_t min, int64_t max);
 // A finite decimal number.
 std::expected<double, std::string> parse_double(std::string_view text);
+// The shortest text that parse_double reads back as `v`: "20", "0.35", "1e-05" (what the user wrote, usually).
+std::string number_text(double v);
 std::expected<TournamentType, std::string> parse_tournament_type(std::string_view text);
 std::expected<OpeningOrder, std::string> parse_opening_order(std::string_view text);
 std::expected<RestartPolicy, std::string> parse_restart_policy(std::string_view text);

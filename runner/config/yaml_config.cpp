@@ -12,6 +12,7 @@
 
 #include "config/engine_keys.h"
 #include "config/load.h"
+#include "config/spsa_params.h"
 #include "config/values.h"
 
 namespace arena::config {
@@ -97,7 +98,9 @@ class Reader {
       } else if (key == "status_interval_s") {
         c.status_interval_s = int(integer(v, path, 1, 86400));
       } else if (key == "sprt") {
-        sprt(v, path);
+        sprt(v, path, c.sprt);
+      } else if (key == "spsa") {
+        spsa(v, path);
       } else if (key == "via_csa_server") {
         c.via_csa_server = boolean(v, path);
       } else if (key == "shard") {
@@ -119,7 +122,7 @@ class Reader {
         "tournament",     "event",    "rounds",    "games",        "pair",   "concurrency",       "engines",
         "each",           "openings", "game",      "adjudication", "output", "restart",           "replay_broken_pairs",
         "max_replays",    "resume",   "overwrite", "quiet",        "json",   "status_interval_s", "sprt",
-        "via_csa_server", "shard",    "web"};
+        "spsa",           "via_csa_server", "shard", "web"};
     return keys;
   }
 
@@ -315,8 +318,7 @@ class Reader {
                  });
   }
 
-  void sprt(const YAML::Node& node, const std::string& path) {
-    stats::SprtConfig& s = draft_.config.sprt;
+  void sprt(const YAML::Node& node, const std::string& path, stats::SprtConfig& s) {
     for_each_key(node, path, {"elo0", "elo1", "alpha", "beta", "model"},
                  [&](const std::string& key, const YAML::Node& v, const std::string& p) {
                    if (key == "elo0")
@@ -331,6 +333,51 @@ class Reader {
                      s.model = get(v, p, parse_elo_model);
                  });
     if (auto ok = stats::validate(s); !ok) fail(node, path, ok.error());
+  }
+
+  // spsa: {params: FILE | [lines], pairs: N, alpha: A, gamma: G, a_ratio: R, seed: S, then_sprt: {...}}
+  void spsa(const YAML::Node& node, const std::string& path) {
+    SpsaSettings& s = draft_.config.spsa;
+    for_each_key(node, path, {"params", "pairs", "alpha", "gamma", "a_ratio", "seed", "then_sprt"},
+                 [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+                   if (key == "params") {
+                     spsa_params(v, p, s);
+                   } else if (key == "pairs") {
+                     s.schedule.iterations = integer(v, p, 1, 100000000);
+                   } else if (key == "alpha") {
+                     s.schedule.alpha = number(v, p);
+                   } else if (key == "gamma") {
+                     s.schedule.gamma = number(v, p);
+                   } else if (key == "a_ratio") {
+                     s.schedule.a_ratio = number(v, p);
+                   } else if (key == "seed") {
+                     s.seed = uint64_t(integer(v, p, 0, INT64_MAX));
+                   } else if (key == "then_sprt") {
+                     s.then_sprt = stats::SprtConfig{};
+                     sprt(v, p, *s.then_sprt);
+                   }
+                 });
+  }
+
+  // A params file (relative to this file's directory), or the file's lines as a list.
+  void spsa_params(const YAML::Node& v, const std::string& path, SpsaSettings& s) {
+    if (v.IsSequence()) {
+      s.params.clear();
+      for (size_t i = 0; i < v.size(); ++i) {
+        const std::string p = path + "[" + std::to_string(i) + "]";
+        auto param = parse_spsa_param_line(scalar(v[i], p));
+        if (!param) fail(v[i], p, param.error());
+        s.params.push_back(std::move(*param));
+        if (auto ok = check_spsa_params(s.params); !ok) fail(v[i], p, ok.error());
+      }
+      s.params_where = where(v);
+      return;
+    }
+    const std::string file = resolve_path(scalar(v, path), base_dir_);
+    auto params = load_spsa_params(file);
+    if (!params) fail(v, path, params.error());
+    s.params = std::move(*params);
+    s.params_where = file;
   }
 
   std::string name_;

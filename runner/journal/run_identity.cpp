@@ -80,6 +80,19 @@ bj::object settings_of(const config::Config& c) {
   if (c.type == config::TournamentType::Sprt)
     o.emplace("sprt", bj::array{c.sprt.elo0, c.sprt.elo1, c.sprt.alpha, c.sprt.beta,
                                 c.sprt.model == stats::EloModel::Logistic ? "logistic" : "normalized"});
+  if (c.type == config::TournamentType::Spsa) {
+    // What the tuning depends on: a resumed run with other parameters or another seed is another run.
+    bj::array params;
+    for (const stats::SpsaParam& p : c.spsa.params)
+      params.emplace_back(bj::array{p.name, p.integer ? "int" : "float", p.start, p.min, p.max, p.c_end, p.r_end});
+    const stats::SpsaSchedule& s = c.spsa.schedule;
+    o.emplace("spsa", bj::object{{"params", std::move(params)},
+                                 {"pairs", s.iterations},
+                                 {"alpha", s.alpha},
+                                 {"gamma", s.gamma},
+                                 {"a_ratio", s.a_ratio},
+                                 {"seed", c.spsa.seed}});
+  }
   bj::array engines;
   for (const game::EngineConfig& e : c.engines) engines.emplace_back(engine_settings(e));
   o.emplace("engines", std::move(engines));
