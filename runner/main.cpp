@@ -4,6 +4,7 @@
 //   shogi-arena gauntlet    the first engine against each of the others
 //   shogi-arena roundrobin  every engine against every other
 //   shogi-arena sprt        two engines until the SPRT decides
+//   shogi-arena spsa        an engine's parameters tuned by self-play (SPSA), then optionally confirmed by an SPRT
 //   shogi-arena run         whatever `tournament:` in --config says
 //   shogi-arena stats J     all statistics recomputed from a journal (or a sharded run's directory)
 //   shogi-arena merge OUT   the segments of a sharded run merged into OUT/journal.jsonl, with its statistics
@@ -97,6 +98,7 @@ int main(int argc, char** argv) {
       {"roundrobin", "Every engine against every other", config::TournamentType::RoundRobin},
       {"sprt", "Two engines until the SPRT accepts H0 or H1 (or --rounds pairs are played)",
        config::TournamentType::Sprt},
+      {"spsa", "Tune an engine's options by self-play (SPSA, as fishtest runs it)", config::TournamentType::Spsa},
       {"run", "The tournament described by --config (its 'tournament:' key)", std::nullopt},
   };
   for (Tournament& t : tournaments) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "commands/spsa_run.h"
 #include "journal/segments.h"
 #include "journal/shard.h"
 #include "tournament/console.h"
@@ -70,6 +71,11 @@ void RunCli::add_to(CLI::App& app, std::optional<config::TournamentType> type) {
 
 int RunCli::run(const std::atomic<bool>* stop) const {
   const config::Config c = options_.build();
+  if (c.type == config::TournamentType::Spsa) return run_spsa(c, stop);
+  return run_tournament(c, stop);
+}
+
+int run_tournament(const config::Config& c, const std::atomic<bool>* stop) {
   const std::optional<journal::Shard> shard = shard_of(c);
   const tournament::EngineLogs logs = engine_logs(c, shard);
   tournament::EngineFactory engines;

@@ -1,5 +1,6 @@
 #pragma once
-// The tournament commands: play, gauntlet, roundrobin, sprt, and run (whatever `tournament:` in --config says).
+// The tournament commands: play, gauntlet, roundrobin, sprt, spsa (spsa_run.h), and run (whatever `tournament:` in
+// --config says).
 // A run plays its schedule with the console's status (and the live page with --web), then prints its summary.
 //
 // Exit codes: 0 done (SPRT: H1 accepted); 1 SPRT H0 accepted; 2 an error, an interrupted run or an inconclusive SPRT.
@@ -14,6 +15,9 @@ class App;
 }
 
 namespace arena::commands {
+
+// A tournament of `config` (not an SPSA run): the console's status, the live page with `config.web`, the summary.
+int run_tournament(const config::Config& config, const std::atomic<bool>* stop);
 
 class RunCli {
  public:

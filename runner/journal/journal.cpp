@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "journal/spsa_pair.h"
 #include "output/json.h"
 #include "output/result_json.h"
 
@@ -112,6 +113,11 @@ std::expected<JournalHeader, std::string> parse_header(const bj::value& line) {
   auto merged = get_int(doc, "merged_segments", false);
   if (!merged) return std::unexpected(merged.error());
   h.merged_segments = *merged;
+  if (const bj::value* v = doc.if_contains("spsa"); v && !v->is_null()) {
+    auto spec = parse_spsa_spec(json::serialize(*v));
+    if (!spec) return std::unexpected(spec.error());
+    h.spsa = std::move(*spec);
+  }
   if (const bj::value* v = doc.if_contains("shard"); v && v->is_object()) {
     auto index = get_int(v->get_object(), "index", true), count = get_int(v->get_object(), "count", true);
     if (!index || !count || *count < 1 || *index < 0 || *index >= *count)
@@ -159,6 +165,10 @@ std::string to_json(const JournalHeader& h) {
   if (h.pid != 0) doc.emplace("pid", h.pid);
   if (h.shard) doc.emplace("shard", bj::object{{"index", h.shard->index}, {"count", h.shard->count}});
   if (h.merged_segments > 0) doc.emplace("merged_segments", h.merged_segments);
+  if (h.spsa) {
+    auto spec = json::parse(spsa_spec_json(*h.spsa));
+    doc.emplace("spsa", spec ? std::move(*spec) : bj::value(nullptr));
+  }
   return json::serialize(doc);
 }
 
@@ -254,6 +264,19 @@ std::expected<JournalContents, std::string> read_journal(const std::string& path
       auto h = parse_journal_header(line);
       if (!h) return std::unexpected(where + h.error());
       c.header = std::move(*h);
+      continue;
+    }
+    if (is_spsa_pair_line(line)) {
+      const size_t params = c.header && c.header->spsa ? c.header->spsa->params.size() : 0;
+      auto pair = parse_spsa_pair_line(line, params);
+      if (!pair) return std::unexpected(where + pair.error());
+      for (std::string& game_line : pair->game_lines) {
+        auto g = parse_journal_game(game_line);
+        if (!g) return std::unexpected(where + "\"games\": " + g.error());
+        c.games.push_back(std::move(*g));
+        if (keep_lines) c.lines.push_back(std::move(game_line));
+      }
+      c.spsa_pairs.push_back(std::move(pair->pair));
       continue;
     }
     auto g = parse_journal_game(line);

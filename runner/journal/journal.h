@@ -25,8 +25,26 @@
 #include "journal/run_identity.h"
 #include "journal/shard.h"
 #include "stats/sprt.h"
+#include "stats/spsa.h"
 
 namespace arena::journal {
+
+// What an SPSA run tunes (journal/spsa_pair.h has its lines).
+struct SpsaSpec {
+  std::string engine;  // the tuned engine's name
+  std::vector<stats::SpsaParam> params;
+  stats::SpsaSchedule schedule;
+  uint64_t seed = 1;
+};
+
+// One finished pair of an SPSA run (journal/spsa_pair.h has its line).
+struct SpsaPair {
+  int64_t k = 0;                             // the iteration, 1-based
+  std::vector<int> delta;                    // +1 / -1 per parameter
+  std::vector<double> plus, minus;           // the values each side was sent
+  double result = 0;                         // wins(plus) - wins(minus) over the pair
+  std::optional<std::vector<double>> theta;  // after this pair's update, when the writer applied it
+};
 
 struct JournalHeader {
   std::string type;
@@ -39,8 +57,9 @@ struct JournalHeader {
   std::optional<RunIdentity> identity;  // absent in older journals
   std::string host;
   int64_t pid = 0;
-  std::optional<Shard> shard;   // a segment of a sharded run (segments.h)
-  int64_t merged_segments = 0;  // written by `merge` from this many segments; 0 for a journal a run wrote
+  std::optional<Shard> shard;    // a segment of a sharded run (segments.h)
+  int64_t merged_segments = 0;   // written by `merge` from this many segments; 0 for a journal a run wrote
+  std::optional<SpsaSpec> spsa;  // an SPSA run's ("type":"spsa")
 };
 std::string to_json(const JournalHeader& header);
 // A header line back (a line with "journal":1, as the first line of every journal).
@@ -84,11 +103,13 @@ struct JournalContents {
   std::vector<JournalGame> games;
   std::vector<std::string> lines;     // each game's line as written, when read with keep_lines
   std::vector<std::string> warnings;  // lines skipped, with their numbers
-  uint64_t valid_size = 0;            // bytes up to the end of the last complete line
-  bool torn = false;                  // the file ends inside a line (a write cut short by kill -9)
+  // An SPSA run's pairs, in the order read (their games are in `games`, two a pair, in the same order).
+  std::vector<SpsaPair> spsa_pairs;
+  uint64_t valid_size = 0;  // bytes up to the end of the last complete line
+  bool torn = false;        // the file ends inside a line (a write cut short by kill -9)
 };
 // Reads a whole journal. A line that is not valid JSON is an error, except a final line without its newline,
-// which is reported as torn and left out.
+// which is reported as torn and left out. An SPSA pair's line gives its pair and its two games.
 std::expected<JournalContents, std::string> read_journal(const std::string& path, bool keep_lines = false);
 
 class JournalWriter {

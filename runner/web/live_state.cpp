@@ -131,6 +131,14 @@ void LiveState::set_standings(std::string summary_json, std::string status_line)
   changed();
 }
 
+void LiveState::set_spsa(std::string chart_json) {
+  {
+    std::lock_guard lock(mutex_);
+    spsa_json_ = std::move(chart_json);
+  }
+  changed();
+}
+
 std::unique_ptr<game::GameWatcher> LiveState::watch(int64_t game, int round, int attempt) {
   uint64_t id;
   {
@@ -159,7 +167,7 @@ std::string LiveState::update_json() const {
   // Copied under the lock, written out after it: the games' threads wait for a copy at most.
   std::vector<Board> boards;
   std::vector<journal::JournalGame> recent;
-  std::string standings, status;
+  std::string standings, spsa, status;
   size_t total = 0;
   const uint64_t version = this->version();
   {
@@ -171,6 +179,7 @@ std::string LiveState::update_json() const {
     size_t first = total > kRecentInUpdate ? total - kRecentInUpdate : 0;
     recent.assign(finished_.begin() + std::ptrdiff_t(first), finished_.end());
     standings = standings_json_;
+    spsa = spsa_json_;
     status = status_;
   }
   const auto now = SteadyClock::now();
@@ -182,12 +191,10 @@ std::string LiveState::update_json() const {
   out.emplace("title", title_);
   out.emplace("version", version);
   out.emplace("status", status);
-  if (standings.empty()) {
-    out.emplace("standings", nullptr);
-  } else if (auto parsed = json::parse(standings)) {
-    out.emplace("standings", std::move(*parsed));
-  } else {
-    out.emplace("standings", nullptr);
+  // Stored as text (built once by their writers), embedded as values.
+  for (auto [key, text] : {std::pair<const char*, const std::string*>{"standings", &standings}, {"spsa", &spsa}}) {
+    auto parsed = text->empty() ? std::expected<bj::value, std::string>(nullptr) : json::parse(*text);
+    out.emplace(key, parsed ? std::move(*parsed) : bj::value(nullptr));
   }
   bj::array board_list;
   for (const Board& b : boards) {

@@ -33,6 +33,8 @@ class LiveState {
 
   // The standings: the run's summary JSON (tournament/report.h summary_json) and its one-line status.
   void set_standings(std::string summary_json, std::string status_line);
+  // An SPSA run's charts (web/spsa_chart.h), shown above the games.
+  void set_spsa(std::string chart_json);
   // A game put on a board until the returned watcher is destroyed.
   std::unique_ptr<game::GameWatcher> watch(int64_t game, int round, int attempt);
   // A finished game: its summary for the list, its journal line for /api/game/N.
@@ -75,6 +77,7 @@ class LiveState {
   std::atomic<uint64_t> version_{1};
   mutable std::mutex mutex_;
   std::string standings_json_;  // empty until the first set_standings
+  std::string spsa_json_;       // empty: not an SPSA run
   std::string status_;
   std::map<uint64_t, Board> boards_;  // by a serial number: one game number may be on two boards (a replay)
   uint64_t next_board_ = 0;

@@ -26,6 +26,7 @@ constexpr std::string_view kPage = R"PAGE(<!doctype html>
   <div class="bar" title="games finished"><div id="done-bar" style="left:0;width:0"></div></div>
   <div id="sprt"></div>
 </section>
+<section id="spsa-section" hidden><h2>SPSA: theta over the pairs</h2><div id="spsa"></div></section>
 <section><h2>Standings</h2><table id="pairings"></table><br><table id="engines"></table></section>
 <section><h2>Games in progress</h2><div id="boards"><p class="meta">none</p></div></section>
 <!--REPLAY_SECTION-->
@@ -99,6 +100,13 @@ function renderStandings(st) {
   document.getElementById("sprt").innerHTML = html.sprt;
 }
 
+function renderSpsa(s) {
+  if (!s) return;
+  document.getElementById("spsa-section").hidden = false;
+  document.getElementById("spsa").innerHTML = spsaChartsHtml(s);
+  document.getElementById("done-bar").style.width = s.pairs_total ? `${Math.min(100, 100 * s.pairs_done / s.pairs_total)}%` : "0";
+}
+
 function render(u) {
   latest = u;
   receivedAt = performance.now();
@@ -106,6 +114,7 @@ function render(u) {
   document.title = (u.title || "Shogi Arena") + " · live";
   document.getElementById("status").textContent = u.status || "";
   renderStandings(u.standings);
+  renderSpsa(u.spsa);
   renderBoards(u);
   renderFinished(u);
   tickClocks();

@@ -41,6 +41,13 @@ svg.board { display: block; margin: .3em auto; }
 #replay-moves { font-family: ui-monospace, monospace; font-size: .85em; max-height: 8em; overflow: auto; }
 #replay-moves span { cursor: pointer; padding: 0 .15em; }
 #replay-moves span.now { background: var(--accent); color: #fff; }
+.spsa-charts { display: flex; flex-wrap: wrap; gap: 1em; }
+.spsa-chart { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .3em .5em; }
+.spsa-chart .band { fill: #2a62c933; }
+.spsa-chart .theta { fill: none; stroke: var(--accent); stroke-width: 1.5; }
+.spsa-chart .start { stroke: var(--muted); stroke-dasharray: 4 3; }
+.spsa-chart .axis { stroke: var(--line); }
+.spsa-chart text { font-size: 10px; fill: var(--muted); }
 )STYLE";
 
 // The board is drawn as SVG: 9x9 squares, files 9..1 from left to right and ranks 一..九 from the top, black
@@ -226,6 +233,40 @@ function fmt(v, digits = 1) { return v === null || v === undefined ? "–" : Num
 
 // The standings (tournament/report.h summary_json) as HTML: the pairings' table, the engines' table with their
 // faults, and the SPRT's line with its LLR between the bounds.
+// An SPSA run's charts (web/spsa_chart.h's data): one per parameter, theta over the pairs within the parameter's
+// range, the band theta +/- c_k of what its two sides played, the start as a dashed line.
+function spsaChartsHtml(s) {
+  if (!s || !s.params) return "";
+  const w = 360, h = 170, left = 44, right = 8, top = 18, bottom = 22;
+  const last = Math.max(s.pairs_total || 1, s.k.length ? s.k[s.k.length - 1] : 1);
+  const x = k => left + (w - left - right) * (k - 1) / Math.max(1, last - 1);
+  let out = '<div class="spsa-charts">';
+  s.params.forEach((p, i) => {
+    const y = v => top + (h - top - bottom) * (1 - (Math.min(p.max, Math.max(p.min, v)) - p.min) / (p.max - p.min));
+    const theta = s.theta[i] || [], c = s.c[i] || [];
+    let band = "", line = "";
+    if (theta.length) {
+      const upper = s.k.map((k, j) => `${x(k).toFixed(1)},${y(theta[j] + c[j]).toFixed(1)}`);
+      const lower = s.k.map((k, j) => `${x(k).toFixed(1)},${y(theta[j] - c[j]).toFixed(1)}`).reverse();
+      band = `<polygon class="band" points="${upper.concat(lower).join(" ")}"/>`;
+      line = `<polyline class="theta" points="${s.k.map((k, j) => `${x(k).toFixed(1)},${y(theta[j]).toFixed(1)}`).join(" ")}"/>`;
+    }
+    const now = theta.length ? theta[theta.length - 1] : p.start;
+    out += `<div class="spsa-chart" data-param="${esc(p.name)}" data-theta="${now}">` +
+           `<svg width="${w}" height="${h}" xmlns="http://www.w3.org/2000/svg">` +
+           `<text x="${left}" y="12" style="font-weight:600;fill:#1d1d1f">${esc(p.name)} ${fmt(now)}</text>` +
+           `<line class="axis" x1="${left}" y1="${top}" x2="${left}" y2="${h - bottom}"/>` +
+           `<line class="axis" x1="${left}" y1="${h - bottom}" x2="${w - right}" y2="${h - bottom}"/>` +
+           `<text x="${left - 4}" y="${top + 4}" text-anchor="end">${fmt(p.max)}</text>` +
+           `<text x="${left - 4}" y="${h - bottom}" text-anchor="end">${fmt(p.min)}</text>` +
+           `<text x="${w - right}" y="${h - 6}" text-anchor="end">pair ${last}</text>` +
+           `<text x="${left}" y="${h - 6}">1</text>` +
+           `<line class="start" x1="${left}" y1="${y(p.start)}" x2="${w - right}" y2="${y(p.start)}"/>` +
+           band + line + `</svg></div>`;
+  });
+  return out + "</div>";
+}
+
 function standingsHtml(st) {
   let p = "<tr><th>Pairing</th><th>Games</th><th>W</th><th>L</th><th>D</th><th>Elo</th><th>±</th><th>nElo</th>" +
           "<th>LOS</th><th>Pentanomial</th></tr>";

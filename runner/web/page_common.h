@@ -5,7 +5,8 @@
 //
 // A page names where they go with markers, replaced by with_common_parts:
 //   /*COMMON_STYLE*/ inside <style>, /*COMMON_SCRIPT*/ inside <script>, <!--REPLAY_SECTION--> in the body.
-// The script defines esc, parseSfen, positionAt, boardSvg, clockText, scoreText, thinkText, fmt,
+// The script defines esc, parseSfen, positionAt, boardSvg, clockText, resultText, scoreText, thinkText, fmt,
+// spsaChartsHtml(spsa) (web/spsa_chart.h's data),
 // standingsHtml(summary) -> {pairings, engines, sprt} HTML, and the replay: openReplayWith(n, game),
 // replayUnavailable(n, why), step(ply), wireReplay() and the onReplayStep hook.
 

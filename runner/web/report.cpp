@@ -16,6 +16,7 @@
 #include "tournament/summary.h"
 #include "tournament/tally.h"
 #include "web/game_row.h"
+#include "web/spsa_chart.h"
 
 namespace arena::web {
 
@@ -346,6 +347,16 @@ ReportData report_data(const journal::JournalContents& contents, const std::stri
   out.emplace("games", std::move(game_rows));
   out.emplace("replays", std::move(replays));
   out.emplace("max_replays", int64_t(options.max_replays));
+  // An SPSA run: theta over its pairs, the charts the live page drew.
+  if (contents.header && contents.header->spsa) {
+    SpsaHistory history(contents.header->spsa->params, contents.header->spsa->schedule);
+    for (const journal::SpsaPair& p : contents.spsa_pairs)
+      if (p.theta) history.add(p.k, *p.theta, p.result);
+    auto chart = json::parse(history.json());
+    out.emplace("spsa", chart ? std::move(*chart) : bj::value(nullptr));
+  } else {
+    out.emplace("spsa", nullptr);
+  }
   data.json = json::serialize(out);
   return data;
 }

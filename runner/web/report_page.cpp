@@ -37,6 +37,7 @@ constexpr std::string_view kReportPage = R"PAGE(<!doctype html>
 <header><h1 id="title">Shogi Arena report</h1><span id="source" class="meta"></span></header>
 <main>
 <section><div id="status" class="meta"></div><div id="sprt"></div></section>
+<section id="spsa-section" hidden><h2>SPSA: theta over the pairs</h2><div id="spsa"></div></section>
 <section><h2>Standings</h2><table id="pairings"></table><br><table id="engines"></table></section>
 <section><h2>Elo and LLR over the games</h2><div class="charts" id="progress-charts"></div></section>
 <section><h2>Time used per move against time given</h2>
@@ -169,6 +170,12 @@ function renderHeader() {
   document.getElementById("pairings").innerHTML = html.pairings;
   document.getElementById("engines").innerHTML = html.engines;
   document.getElementById("sprt").innerHTML = html.sprt;
+}
+
+function renderSpsa() {
+  if (!DATA.spsa) return;
+  document.getElementById("spsa-section").hidden = false;
+  document.getElementById("spsa").innerHTML = spsaChartsHtml(DATA.spsa);
 }
 
 function renderProgress() {
@@ -343,6 +350,7 @@ onReplayStep = rep => {
 };
 
 renderHeader();
+renderSpsa();
 renderProgress();
 renderTimes();
 renderTerminations();

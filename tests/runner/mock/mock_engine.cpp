@@ -3,7 +3,7 @@
 //
 //   mock_usi_engine [--behavior B] [--after N] [--delay-ms D] [--think-ms T] [--count N] [--random --seed S]
 //                   [--with-ponder] [--text LINE] [--stderr-bytes N] [--name NAME] [--clock]
-//                   [--threads N] [--score SCORE]
+//                   [--threads N] [--score SCORE] [--optimum X,Y [--p0 P] [--k K]]
 //
 // Behaviours:
 //   normal              first legal move (or a seeded random one with --random) after --think-ms; resign if none
@@ -31,6 +31,12 @@
 //   hang-on-increment   like normal, but a go with binc or winc is answered only on stop
 // --threads N: the default its Threads option advertises (YaneuraOu's is 4).
 // --score SCORE: the score of the info line before each bestmove ("cp 0" by default; "mate +", "mate -3", ...).
+// --optimum X,Y: a strength model with a known optimum, the target of the SPSA tests. The engine offers the spin
+//   options X and Y (0..100, default 50) and, at each of its moves, resigns with probability
+//   p = P0 * (1 + K * ((X - X*)^2 + (Y - Y*)^2)) (--p0, default 0.03; --k, default 0.01): the side nearer the
+//   optimum resigns later, so it wins more often, by a little. The draw comes from a hash of the position and the
+//   option values, so the same game is played again from the same opening with the same values (a resumed run
+//   replays its games exactly); moves are chosen the same way, as with --random.
 // --clock: the think time comes from go (own time / 10 + increment * 0.8, or byoyomi * 0.8 once the main time is
 // small, or movetime * 0.6) instead of --think-ms; nodes/depth searches still take --think-ms.
 // `go ponder` waits for ponderhit (then thinks) or stop (answers at once), except as said above.
@@ -74,6 +80,8 @@ struct Config {
   long stderr_bytes = 0;
   std::string name = "MockEngine";
   std::string score = "cp 0";
+  std::optional<std::pair<double, double>> optimum;
+  double p0 = 0.03, k = 0.01;
   bool clock = false;
   int threads = 1;
 };
@@ -103,6 +111,15 @@ Config parse_args(int argc, char** argv) {
     else if (a == "--stderr-bytes") c.stderr_bytes = std::stol(next());
     else if (a == "--name") c.name = next();
     else if (a == "--score") c.score = next();
+    else if (a == "--optimum") {
+      const std::string v = next();
+      const auto comma = v.find(',');
+      if (comma == std::string::npos) usage("--optimum needs X,Y");
+      c.optimum = std::make_pair(std::stod(v.substr(0, comma)), std::stod(v.substr(comma + 1)));
+      c.random = true;
+    }
+    else if (a == "--p0") c.p0 = std::stod(next());
+    else if (a == "--k") c.k = std::stod(next());
     else if (a == "--clock")
       c.clock = true;
     else if (a == "--threads")
@@ -240,6 +257,10 @@ class Mock {
     say("option name Nickname type string default <empty>");
     say("option name Clear Hash type button");
     say("option name Broken type spin default 5");  // no min/max: clients must skip it, not choke
+    if (cfg_.optimum) {
+      say("option name X type spin default 50 min 0 max 100");
+      say("option name Y type spin default 50 min 0 max 100");
+    }
   }
 
   // Returns an exit code when the engine should exit.
@@ -264,6 +285,8 @@ class Mock {
       auto v = r.find(" value ");
       std::string name(r.substr(0, v)), value = v == std::string_view::npos ? "" : std::string(r.substr(v + 7));
       say("info string option " + name + " = " + value);
+      if (name == "X") x_ = std::stoi(value);
+      if (name == "Y") y_ = std::stoi(value);
     } else if (cmd == "usinewgame") {
       searches_ = 0;
     } else if (cmd == "position") {
@@ -382,6 +405,15 @@ class Mock {
     return moves.begin()[index].move;
   }
 
+  // The strength model of --optimum: a draw from the position and the option values only.
+  bool resigns(const shogi::Position& pos) const {
+    if (!cfg_.optimum) return false;
+    const double dx = x_ - cfg_.optimum->first, dy = y_ - cfg_.optimum->second;
+    const double p = cfg_.p0 * (1 + cfg_.k * (dx * dx + dy * dy));
+    const std::uint64_t h = splitmix(splitmix(std::uint64_t(pos.key())) ^ (std::uint64_t(x_) << 32 | std::uint32_t(y_)));
+    return double(h >> 11) * 0x1.0p-53 < p;
+  }
+
   void answer() {
     if (!searching_) return;
     searching_ = false;
@@ -435,6 +467,7 @@ class Mock {
     if (is("malformed-bestmove")) return say(cfg_.text.value_or("bestmove"));
     if (is("false-win")) return say("bestmove win");
     if (is("resign")) return say("bestmove resign");
+    if (resigns(pos)) return say("bestmove resign");
     shogi::Move m = choose(pos);
     if (m == shogi::MOVE_NONE) return say("bestmove resign");
     auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - go_time_).count();
@@ -457,6 +490,7 @@ class Mock {
 
   Config cfg_;
   shogi::GameRecord record_;
+  int x_ = 50, y_ = 50;  // the --optimum model's options
   int searches_ = 0;
   bool searching_ = false;
   bool pondering_ = false;

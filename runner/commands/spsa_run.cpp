@@ -1,0 +1,135 @@
+#include "commands/spsa_run.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "commands/run_cli.h"
+#include "spsa/console.h"
+#include "spsa/run.h"
+#include "tournament/openings.h"
+#include "web/live_page.h"
+#include "web/spsa_reporter.h"
+
+namespace arena::commands {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::pair<std::string, std::string>> with_options(
+    std::vector<std::pair<std::string, std::string>> base,
+    const std::vector<std::pair<std::string, std::string>>& over) {
+  config::merge_options(base, over);
+  return base;
+}
+
+// Written through a temporary file beside it, renamed over it: a half-written params file never replaces a good one.
+bool write_file(const std::string& path, const std::string& text) {
+  const std::string temp = path + ".writing." + std::to_string(::getpid());
+  std::FILE* f = std::fopen(temp.c_str(), "wb");
+  if (!f) return false;
+  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !written) {
+    std::remove(temp.c_str());
+    return false;
+  }
+  std::error_code ec;
+  fs::rename(temp, path, ec);
+  return !ec;
+}
+
+}  // namespace
+
+config::Config then_sprt_config(const config::Config& spsa,
+                                const std::vector<std::pair<std::string, std::string>>& tuned,
+                                const std::vector<std::pair<std::string, std::string>>& start) {
+  config::Config c = spsa;
+  c.type = config::TournamentType::Sprt;
+  c.sprt = *spsa.spsa.then_sprt;
+  c.rounds = 50000;  // the SPRT decides long before
+  const game::EngineConfig& e = spsa.engines[0];
+  game::EngineConfig with_tuned = e, with_start = e;
+  with_tuned.name = e.name + "-tuned";
+  with_tuned.options = with_options(e.options, tuned);
+  with_start.name = e.name + "-start";
+  with_start.options = with_options(e.options, start);
+  c.engines = {with_tuned, with_start};
+  c.output.dir = (fs::path(spsa.output.dir) / "then-sprt").string();
+  c.output.journal = (fs::path(c.output.dir) / "journal.jsonl").string();
+  // A resumed SPSA run resumes its SPRT too; a fresh one starts it afresh.
+  std::error_code ec;
+  c.resume = spsa.resume && fs::exists(c.output.journal, ec);
+  c.overwrite = !c.resume;
+  c.shard.clear();
+  return c;
+}
+
+int run_spsa(const config::Config& c, const std::atomic<bool>* stop) {
+  auto openings = tournament::run_openings(c.openings);
+  if (!openings) throw config::ConfigError(openings.error());
+  spsa::Run run(c, std::move(*openings));
+
+  tournament::StatusDisplay::Options display;
+  display.quiet = c.quiet;
+  display.out = c.json ? stderr : stdout;
+  display.terminal = isatty(fileno(display.out)) != 0;
+  display.interval_s = c.status_interval_s;
+  spsa::Console console(c.spsa.params, display);
+  std::vector<spsa::Observer*> observer_list{&console};
+
+  std::unique_ptr<web::LivePage> page;
+  std::unique_ptr<web::SpsaReporter> live;
+  if (!c.web.empty()) {
+    auto started = web::LivePage::start(c.web, "spsa: " + c.engines[0].name);
+    if (!started) throw config::ConfigError(started.error());
+    page = std::move(*started);
+    live = std::make_unique<web::SpsaReporter>(page->state(), c.spsa.params, c.spsa.schedule);
+    observer_list.push_back(live.get());
+  }
+  spsa::Observers observers(observer_list);
+
+  if (auto opened = run.open(observers); !opened) throw config::ConfigError(opened.error());
+  if (live) live->resumed(run);
+  const auto started = std::chrono::steady_clock::now();
+  const spsa::RunResult result = run.run(observers, stop);
+  console.finish(run.progress());
+  page.reset();
+
+  spsa::Summary s;
+  s.end = result.end;
+  s.error = result.error;
+  s.pairs_played = result.pairs_played;
+  s.resumed_pairs = run.resumed_pairs();
+  s.journal = run.journal_path();
+  s.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  s.exit_code = result.end == spsa::RunEnd::Completed ? 0 : 2;
+  const std::string params_path = (fs::path(c.output.dir) / "tuned.params").string();
+  if (write_file(params_path, spsa::tuned_params_file(run.tuner())))
+    s.params_file = params_path;
+  else
+    std::cerr << "warning: " << params_path << ": cannot write the tuned params file" << std::endl;
+  if (c.json) {
+    std::cout << spsa::summary_json(run, s) << std::endl;
+    if (!c.quiet) std::cerr << spsa::summary_text(run, s);
+  } else {
+    std::cout << spsa::summary_text(run, s) << std::flush;
+  }
+  if (result.end == spsa::RunEnd::Error) std::cerr << "shogi-arena: error: " << result.error << std::endl;
+  if (result.end != spsa::RunEnd::Completed || !c.spsa.then_sprt) return s.exit_code;
+
+  // A tune that only fitted noise is not shipped: the tuned values play the start values.
+  std::vector<double> start;
+  for (const stats::SpsaParam& p : run.tuner().params()) start.push_back(p.start);
+  const config::Config sprt =
+      then_sprt_config(c, run.tuner().options(run.tuner().final_values()), run.tuner().options(start));
+  (c.json ? std::cerr : std::cout) << "\nThen an SPRT of the tuned values against the start values (" << sprt.output.dir
+                                   << "):\n"
+                                   << std::flush;
+  return run_tournament(sprt, stop);
+}
+
+}  // namespace arena::commands

@@ -1,0 +1,48 @@
+#pragma once
+// What the user sees of an SPSA run: the live status line, fault events, and at the end the tuned values in the
+// forms they are used in (an --engine line, a YAML entry, a params file to continue or narrow the run).
+//
+//   SPSA 120/300 pairs | X 52.3 Y 47.1 | last 100: +0.07 | crash 0 stall 0 time 0 illegal 0
+
+#include <string>
+
+#include "spsa/run.h"
+#include "tournament/status_display.h"
+
+namespace arena::spsa {
+
+std::string status_line(const Progress& progress, const std::vector<stats::SpsaParam>& params);
+
+class Console final : public Observer {
+ public:
+  Console(std::vector<stats::SpsaParam> params, tournament::StatusDisplay::Options options);
+  void pair_finished(const journal::SpsaPair& pair, const journal::JournaledGame& first,
+                     const journal::JournaledGame& second, const Progress& progress) override;
+  void tick(const Progress& progress) override;
+  void warning(const std::string& text) override;
+  void finish(const Progress& progress);
+
+ private:
+  std::vector<stats::SpsaParam> params_;
+  tournament::StatusDisplay display_;
+};
+
+// The params file of the tuned values: each parameter's line with START replaced by its tuned value.
+std::string tuned_params_file(const Tuner& tuner);
+
+struct Summary {
+  RunEnd end = RunEnd::Completed;
+  std::string error;
+  int exit_code = 0;
+  double elapsed_s = 0;
+  int64_t pairs_played = 0;   // by this run
+  int64_t resumed_pairs = 0;  // journaled before it
+  std::string journal;
+  std::string params_file;  // where the tuned params file was written (empty: not written)
+};
+// The end of the run as text: each parameter from its start to theta, the mean result, the tuned engine as an
+// --engine line and a YAML entry, the params file.
+std::string summary_text(const Run& run, const Summary& summary);
+std::string summary_json(const Run& run, const Summary& summary);
+
+}  // namespace arena::spsa

@@ -1,0 +1,413 @@
+#include "spsa/run.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <thread>
+
+#include "config/values.h"
+#include "game/game.h"
+#include "journal/run_identity.h"
+#include "journal/segments.h"
+#include "journal/spsa_pair.h"
+#include "process/engine_process.h"
+#include "tournament/engines.h"
+#include "usi/usi_client.h"
+
+namespace arena::spsa {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr size_t kRecentPairs = 100;
+constexpr int kMaxStartFailures = 3;  // in a row, for one side of one worker: then the run stops
+
+std::string iso_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+tournament::Schedule make_schedule(const config::Config& c, size_t openings) {
+  tournament::Schedule::Params p;
+  p.type = config::TournamentType::Spsa;
+  p.engines = 2;
+  p.rounds = int(c.spsa.schedule.iterations);
+  p.openings = int(openings);
+  p.order = c.openings.order;
+  p.seed = c.openings.seed;
+  p.games_per_pair = 2;
+  return tournament::Schedule(p);
+}
+
+bool same_params(const std::vector<stats::SpsaParam>& a, const std::vector<stats::SpsaParam>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].name != b[i].name || a[i].integer != b[i].integer || a[i].start != b[i].start || a[i].min != b[i].min ||
+        a[i].max != b[i].max || a[i].c_end != b[i].c_end || a[i].r_end != b[i].r_end)
+      return false;
+  return true;
+}
+
+// The game a side could not even start for: lost by it, as a tournament scores an engine that cannot be restarted.
+PlayedGame failed_game(const std::string (&names)[2], int black, int loser, const std::string& start_position,
+                       const std::string& why) {
+  PlayedGame g;
+  g.names[shogi::BLACK] = names[black];
+  g.names[shogi::WHITE] = names[1 - black];
+  g.start_time = g.end_time = std::chrono::system_clock::now();
+  shogi::GameRecord record;
+  if (record.start(start_position)) {
+    g.start_sfen = record.start_sfen();
+    for (shogi::Move m : record.moves()) g.moves.push_back(MoveRecord{m, 0, {}, true});
+  } else {
+    g.start_sfen = std::string(shogi::START_SFEN);
+  }
+  g.result.outcome = loser == black ? Outcome::WhiteWin : Outcome::BlackWin;
+  g.result.termination = Termination::Disconnect;
+  g.result.detail = names[loser] + " could not be started: " + why;
+  return g;
+}
+
+}  // namespace
+
+// One worker's two engine processes (theta+ and theta-) on one event loop, kept across pairs.
+class Run::Worker {
+ public:
+  Worker(const Run& run, int id) : loop_(std::make_shared<process::EventLoop>()) {
+    for (int side = 0; side < 2; ++side) {
+      game::EngineConfig c = run.config_.engines[0];
+      c.name = run.names_[side];
+      // This worker's thread starts, plays and stops these engines: they may die with it (kill -9 of the runner).
+      c.die_with_starting_thread = true;
+      const std::string base = (fs::path(run.config_.output.dir) / "logs" /
+                                (tournament::safe_file_name(c.name) + "-w" + std::to_string(id + 1)))
+                                   .string();
+      if (run.config_.output.engine_logs) c.stderr_log = base + ".stderr";
+      if (run.config_.output.io_logs) c.io_log = base + ".io";
+      configs_[side] = std::move(c);
+    }
+  }
+
+  // The side running with `options` set; the error says why not (a dead engine that cannot be restarted).
+  std::expected<void, std::string> ready(int side, const std::vector<std::pair<std::string, std::string>>& options) {
+    auto& p = players_[side];
+    if (!p || !p->running()) {
+      if (!p) p = std::make_unique<game::Player>(configs_[side], loop_);
+      if (auto started = p->start(); !started) {
+        ++failures_[side];
+        return started;
+      }
+    }
+    if (auto set = p->set_options(options); !set) {
+      ++failures_[side];
+      return set;
+    }
+    failures_[side] = 0;
+    return {};
+  }
+  int failures(int side) const { return failures_[side]; }
+  game::Player& player(int side) { return *players_[side]; }
+  void release_dead(bool always) {
+    for (auto& p : players_)
+      if (p && (always || !p->running())) {
+        p->stop();
+        p.reset();
+      }
+  }
+
+ private:
+  std::shared_ptr<process::EventLoop> loop_;
+  game::EngineConfig configs_[2];
+  std::unique_ptr<game::Player> players_[2];
+  int failures_[2] = {0, 0};
+};
+
+Run::Run(config::Config config, std::vector<tournament::Opening> openings)
+    : config_(std::move(config)),
+      openings_(std::move(openings)),
+      schedule_(make_schedule(config_, openings_.size())),
+      tally_({}, {}, 2) {
+  const std::string& name = config_.engines.at(0).name;
+  names_[0] = name + "+";
+  names_[1] = name + "-";
+  tally_ = tournament::Tally({names_[0], names_[1]}, schedule_.pairings(), 2);
+  if (config_.output.csa || config_.output.kif)
+    records_ = tournament::RecordSettings{(fs::path(config_.output.dir) / "games").string(), config_.output.csa,
+                                          config_.output.kif};
+}
+
+Run::~Run() = default;
+
+std::expected<std::vector<bool>, std::string> Run::check_engine_options() {
+  game::EngineConfig c = config_.engines[0];
+  game::Player player(c);
+  if (auto started = player.start(); !started) return std::unexpected(started.error());
+  std::vector<bool> rounded;
+  std::string offered;
+  for (const usi::OptionSpec& o : player.client().options()) offered += (offered.empty() ? "" : ", ") + o.name;
+  for (const stats::SpsaParam& p : config_.spsa.params) {
+    const std::string who = "parameter '" + p.name + "'";
+    std::optional<usi::OptionSpec> o = player.client().find_option(p.name);
+    if (!o)
+      return std::unexpected(who + ": engine '" + player.name() + "' has no option '" + p.name +
+                             "' (it offers: " + (offered.empty() ? "none" : offered) + ")");
+    if (o->type == usi::OptionType::Spin) {
+      const double low = std::ceil(p.min), high = std::floor(p.max);
+      if (!o->min || !o->max || double(*o->min) > low || double(*o->max) < high)
+        return std::unexpected(who + ": the engine's spin option " + o->name + " takes " +
+                               (o->min && o->max ? std::to_string(*o->min) + ".." + std::to_string(*o->max)
+                                                 : std::string("no declared range")) +
+                               ", which does not hold the parameter's range " + config::number_text(p.min) + ".." +
+                               config::number_text(p.max));
+      rounded.push_back(true);  // a spin takes whole numbers: floats too are sent by stochastic rounding
+    } else if (o->type == usi::OptionType::String) {
+      rounded.push_back(p.integer);
+    } else {
+      return std::unexpected(who + ": the engine's option " + o->name + " is a " +
+                             std::string(usi::to_string(o->type)) +
+                             "; a tuned parameter needs a spin (or a string option for a float)");
+    }
+  }
+  player.stop();
+  return rounded;
+}
+
+std::expected<void, std::string> Run::open(Observer& observer) {
+  auto rounded = check_engine_options();
+  if (!rounded) return std::unexpected(rounded.error());
+  tuner_ = std::make_unique<Tuner>(config_.spsa.params, config_.spsa.schedule, config_.spsa.seed, *rounded);
+
+  std::error_code ec;
+  const fs::path dir(config_.output.dir);
+  fs::create_directories(dir, ec);
+  if (ec) return std::unexpected(dir.string() + ": cannot create the output directory: " + ec.message());
+  for (const fs::path& sub : {fs::path(records_.dir), dir / "logs"}) {
+    if (sub.empty() || (sub == dir / "logs" && !config_.output.engine_logs && !config_.output.io_logs)) continue;
+    fs::create_directories(sub, ec);
+    if (ec) return std::unexpected(sub.string() + ": cannot create the folder: " + ec.message());
+  }
+  const std::string& path = config_.output.journal;
+  if (const fs::path parent = fs::path(path).parent_path(); !parent.empty()) fs::create_directories(parent, ec);
+
+  std::vector<std::string> positions;
+  for (const tournament::Opening& o : openings_) positions.push_back(o.position);
+  journal::JournalHeader header;
+  header.type = "spsa";
+  header.engines = {names_[0], names_[1]};
+  header.games = schedule_.games();
+  header.games_per_pair = 2;
+  header.schedule = tournament::schedule_id(schedule_, header.engines, positions);
+  header.created = iso_now();
+  header.host = journal::host_name();
+  header.pid = int64_t(::getpid());
+  auto identity = journal::make_run_identity(config_);
+  if (!identity) return std::unexpected(identity.error());
+  header.identity = std::move(*identity);
+  header.spsa =
+      journal::SpsaSpec{config_.engines[0].name, config_.spsa.params, config_.spsa.schedule, config_.spsa.seed};
+
+  const bool exists = fs::exists(path, ec) && fs::file_size(path, ec) > 0;
+  if (exists && !config_.resume && !config_.overwrite)
+    return std::unexpected(path +
+                           ": the journal already exists; use --resume to continue that run or --overwrite "
+                           "to start afresh (or choose another --out)");
+  if (!exists || !config_.resume) {
+    auto writer = journal::JournalWriter::create(path, header);
+    if (!writer) return std::unexpected(writer.error());
+    journal_ = std::move(*writer);
+    return {};
+  }
+  auto contents = journal::read_journal(path);
+  if (!contents) return std::unexpected(contents.error());
+  for (const std::string& w : contents->warnings) observer.warning(w);
+  const auto& h = contents->header;
+  if (!h || h->type != "spsa" || !h->spsa)
+    return std::unexpected(path + ": not the journal of an SPSA run; choose another --out or --overwrite it");
+  if (!same_params(h->spsa->params, config_.spsa.params))
+    return std::unexpected(path + ": the journal tunes other parameters (or from other starts or ranges)");
+  if (h->schedule != header.schedule)
+    return std::unexpected(path + ": the journal was written for another schedule (pairs, openings, their order)");
+  if (h->identity)
+    if (std::string d = journal::identity_difference(*h->identity, *header.identity); !d.empty())
+      return std::unexpected(path + ": the journal was written by another run: " + d);
+  for (const journal::SpsaPair& p : contents->spsa_pairs) {
+    if (p.k > config_.spsa.schedule.iterations || !done_.insert(p.k).second)
+      return std::unexpected(path + ": pair " + std::to_string(p.k) + " is beyond the run or journaled twice");
+    if (p.theta) tuner_->restore(*p.theta);
+    recent_.push_back(p.result);
+    if (recent_.size() > kRecentPairs) recent_.pop_front();
+  }
+  for (const journal::JournalGame& g : contents->games) tally_.add(g);
+  resumed_ = int64_t(done_.size());
+  resumed_history_ = std::move(contents->spsa_pairs);
+  auto writer = journal::JournalWriter::append_to(path, contents->valid_size);
+  if (!writer) return std::unexpected(writer.error());
+  journal_ = std::move(*writer);
+  return {};
+}
+
+bool Run::next_pair(journal::SpsaPair& pair) {
+  // Called with mutex_ held: the signs and values of pair k come from theta as it is now.
+  while (!stop_ && next_k_ <= config_.spsa.schedule.iterations) {
+    const int64_t k = next_k_++;
+    if (done_.contains(k)) continue;
+    pair = tuner_->dispatch(k);
+    return true;
+  }
+  return false;
+}
+
+void Run::fatal(const std::string& error) {
+  std::lock_guard lock(mutex_);
+  if (fatal_.empty()) fatal_ = error;
+  stop_ = true;
+}
+
+void Run::worker(int id, Observer& observer) {
+  try {
+    play_pairs(id, observer);
+  } catch (const std::exception& e) {
+    fatal(std::string("runner error: ") + e.what());
+  }
+  std::lock_guard lock(mutex_);
+  --running_workers_;
+  cv_.notify_all();
+}
+
+void Run::play_pairs(int id, Observer& observer) {
+  Worker engines(*this, id);
+  for (;;) {
+    journal::SpsaPair pair;
+    {
+      std::lock_guard lock(mutex_);
+      if (!next_pair(pair)) break;
+    }
+    const int64_t first_game = 2 * (pair.k - 1);
+    const std::string& start = openings_[size_t(schedule_.game(first_game).opening)].position;
+    const std::vector<std::pair<std::string, std::string>> options[2] = {tuner_->options(pair.plus),
+                                                                         tuner_->options(pair.minus)};
+    PlayedGame games[2];
+    for (int g = 0; g < 2; ++g) {
+      const int black = g;  // theta+ is black in the pair's first game
+      bool ready = true;
+      for (int side : {black, 1 - black}) {
+        auto r = engines.ready(side, options[side]);
+        if (r) continue;
+        if (engines.failures(side) >= kMaxStartFailures) {
+          fatal(names_[side] + ": " + r.error());
+          return;
+        }
+        games[g] = failed_game(names_, black, side, start, r.error());
+        ready = false;
+        break;
+      }
+      if (ready) {
+        std::unique_ptr<game::GameWatcher> watcher = observer.watch_game(first_game + g, pair.k - 1);
+        games[g] = game::play_game(engines.player(black), engines.player(1 - black), start, config_.game, &stop_,
+                                   watcher.get());
+      }
+      // A game the runner stopped is not journaled: its pair is played again by a resumed run.
+      if (games[g].result.termination == Termination::Interrupted && stop_) return;
+      engines.release_dead(config_.restart == config::RestartPolicy::Always);
+    }
+    if (!record(pair, games, observer)) return;
+  }
+}
+
+bool Run::record(journal::SpsaPair& pair, PlayedGame games[2], Observer& observer) {
+  const double plus_wins =
+      double(games[0].result.outcome == Outcome::BlackWin) + double(games[1].result.outcome == Outcome::WhiteWin);
+  const double minus_wins =
+      double(games[0].result.outcome == Outcome::WhiteWin) + double(games[1].result.outcome == Outcome::BlackWin);
+  pair.result = plus_wins - minus_wins;
+  // Kifu and game lines outside the lock; the update, the pair's line and the standings under it.
+  std::vector<std::string> warnings;
+  journal::JournaledGame journaled[2];
+  for (int g = 0; g < 2; ++g) {
+    const tournament::ScheduledGame s = schedule_.game(2 * (pair.k - 1) + g);
+    if (!records_.dir.empty()) tournament::write_records(records_, s, 0, games[g], warnings);
+    journaled[g] = journal::journaled({.game = s.index,
+                                       .pair = s.pair,
+                                       .game_in_pair = s.game_in_pair,
+                                       .round = s.round,
+                                       .attempt = 0,
+                                       .opening = s.opening,
+                                       .replay = false},
+                                      games[g]);
+  }
+  std::lock_guard lock(mutex_);
+  for (const std::string& w : warnings) observer.warning(w);
+  tuner_->apply(pair);
+  if (auto w = journal_.append(journal::spsa_pair_line(pair, journaled[0].line, journaled[1].line)); !w) {
+    if (fatal_.empty()) fatal_ = w.error();
+    stop_ = true;
+    return false;
+  }
+  done_.insert(pair.k);
+  ++played_;
+  for (const journal::JournaledGame& j : journaled) tally_.add(j.summary);
+  recent_.push_back(pair.result);
+  if (recent_.size() > kRecentPairs) recent_.pop_front();
+  observer.pair_finished(pair, journaled[0], journaled[1], progress_locked());
+  return true;
+}
+
+Progress Run::progress_locked() const {
+  Progress p;
+  p.pairs_done = int64_t(done_.size());
+  p.pairs_total = config_.spsa.schedule.iterations;
+  p.theta = tuner_->theta();
+  double sum = 0;
+  for (double r : recent_) sum += r;
+  p.recent_pairs = int64_t(recent_.size());
+  p.recent_mean = recent_.empty() ? 0 : sum / double(recent_.size());
+  p.faults = tally_.faults();
+  return p;
+}
+
+Progress Run::progress() const {
+  std::lock_guard lock(mutex_);
+  return progress_locked();
+}
+
+RunResult Run::run(Observer& observer, const std::atomic<bool>* stop) {
+  const int64_t remaining = config_.spsa.schedule.iterations - int64_t(done_.size());
+  const int workers = int(std::max<int64_t>(1, std::min<int64_t>(config_.concurrency, remaining)));
+  if (std::string w = config::oversubscription_warning(workers, config::default_concurrency()); !w.empty())
+    observer.warning(w);
+  std::vector<std::thread> threads;
+  running_workers_ = workers;
+  for (int i = 0; i < workers; ++i) threads.emplace_back([this, i, &observer] { worker(i, observer); });
+  {
+    std::unique_lock lock(mutex_);
+    while (running_workers_ > 0) {
+      cv_.wait_for(lock, std::chrono::milliseconds(100));
+      if (stop && stop->load() && !stop_) {
+        interrupted_ = true;
+        stop_ = true;
+      }
+      const Progress p = progress_locked();
+      lock.unlock();
+      observer.tick(p);
+      lock.lock();
+    }
+  }
+  for (std::thread& t : threads) t.join();
+  RunResult r;
+  r.pairs_played = played_;
+  if (!fatal_.empty())
+    r.end = RunEnd::Error, r.error = fatal_;
+  else if (interrupted_ || int64_t(done_.size()) < config_.spsa.schedule.iterations)
+    r.end = RunEnd::Interrupted;
+  return r;
+}
+
+}  // namespace arena::spsa

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# shogi-arena spsa against the mock's strength model (--optimum 60,40: options X and Y, and the side farther from
+# the optimum resigns sooner): from (20, 80), 300 pairs bring theta within 10 of the optimum for 3 seeds, at
+# concurrency 1 and 2. A run killed with kill -9 and resumed gives the same theta, pair by pair, as one that was not.
+# --then-sprt confirms the tune; bad parameters are one-line errors.
+source "$(dirname "$0")/lib.sh"
+
+# spsa OUT [ARGS...]: an SPSA run of the mock towards (60, 40) (with $MOCK_ARGS); the summary JSON in OUT.json.
+MOCK_ARGS=
+spsa() {
+  local out=$1
+  shift
+  # shellcheck disable=SC2046,SC2086
+  "$ARENA" spsa --engine $(mock m --optimum 60,40 $MOCK_ARGS) --param X=20,0,100,6,0.05 --param Y=80,0,100,6,0.05 \
+    --each tc=10+0.1 --openings file="$OPENINGS" order=random --max-plies 200 --kifu none --out "$out" --json \
+    --quiet "$@" >"$out.json" 2>"$out.err"
+}
+distance() { jq -r '[.params[] | .theta] | ((.[0] - 60) * (.[0] - 60) + (.[1] - 40) * (.[1] - 40)) | sqrt' "$1"; }
+
+for concurrency in 1 2; do
+  for seed in 1 2 3; do
+    out=$TMP/c$concurrency-s$seed
+    spsa "$out" --pairs 300 --seed "$seed" --concurrency "$concurrency" || fail "the run exited with $? ($(cat "$out.err"))"
+    d=$(distance "$out.json")
+    jq -e '.pairs_done == 300 and .faults.crashes + .faults.stalls + .faults.time_losses + .faults.illegal_moves == 0' \
+      "$out.json" >/dev/null || fail "not 300 clean pairs: $(cat "$out.json")"
+    [ "$(jq -R -c 'fromjson? | select(has("spsa_pair")) | .games[]' "$out/journal.jsonl" | wc -l)" = 600 ] ||
+      fail "the journal does not hold 300 pairs of games"
+    awk -v d="$d" 'BEGIN { exit !(d < 10) }' || fail "seed $seed, concurrency $concurrency: theta $(jq -c '[.params[].theta]' "$out.json") is $d from (60, 40)"
+    pass "concurrency $concurrency, seed $seed: theta $(jq -c '[.params[].theta | . * 10 | round / 10]' "$out.json"), $d from the optimum"
+  done
+done
+check_no_engines_left 0.5
+grep -q '^X,int,[0-9]*,0,100,6,0.05$' "$TMP/c1-s1/tuned.params" || fail "tuned.params: $(cat "$TMP/c1-s1/tuned.params")"
+"$ARENA" stats "$TMP/c1-s1/journal.jsonl" | grep -q "Games scored 600 of 600" || fail "stats does not read the journal"
+"$ARENA" report "$TMP/c1-s1" >"$TMP/report.out" 2>&1 || fail "report: $(cat "$TMP/report.out")"
+
+# Kill -9 in the middle, then --resume: theta after every pair is the uninterrupted run's (concurrency 1, a seed).
+theta_trail() { jq -R -r 'fromjson? | select(has("spsa_pair")) | "\(.spsa_pair) \(.theta)"' "$1" | sort -n; }
+MOCK_ARGS="--think-ms 1"  # slow enough to be killed in the middle
+spsa "$TMP/whole" --pairs 120 --seed 4 --concurrency 1 || fail "the uninterrupted run failed"
+spsa "$TMP/killed" --pairs 120 --seed 4 --concurrency 1 &
+victim=$!
+for _ in $(seq 300); do
+  [ "$(jq -R 'fromjson? | select(has("spsa_pair"))' "$TMP/killed/journal.jsonl" 2>/dev/null | grep -c '^{')" -ge 30 ] && break
+  sleep 0.1
+done
+# The runner itself (the function runs in a subshell of its own).
+runner=$(pgrep -f -- "--out $TMP/killed --json" | head -1)
+[ -n "$runner" ] && kill -9 "$runner" || fail "the run ended before it could be killed"
+wait "$victim" 2>/dev/null || true
+before=$(theta_trail "$TMP/killed/journal.jsonl" | wc -l)
+[ "$before" -ge 30 ] && [ "$before" -lt 120 ] || fail "killed after $before pairs"
+spsa "$TMP/killed" --pairs 120 --seed 4 --concurrency 1 --resume || fail "the resumed run failed ($(cat "$TMP/killed.err"))"
+jq -e '.resumed_pairs > 0 and .pairs_done == 120' "$TMP/killed.json" >/dev/null || fail "resume: $(cat "$TMP/killed.json")"
+diff <(theta_trail "$TMP/whole/journal.jsonl") <(theta_trail "$TMP/killed/journal.jsonl") >"$TMP/trail.diff" ||
+  fail "theta after kill -9 and --resume differs from the uninterrupted run: $(head -4 "$TMP/trail.diff")"
+pass "kill -9 after $before pairs, --resume: the same theta after each of the 120 pairs"
+MOCK_ARGS=
+
+# --then-sprt: the tuned values play the start values; near the optimum they win: H1, exit code 0 (as `sprt`).
+spsa "$TMP/confirmed" --pairs 200 --seed 5 --concurrency 2 --then-sprt elo0=0 elo1=50 ||
+  fail "the confirmed run exited with $? ($(tail -3 "$TMP/confirmed.err"))"
+"$ARENA" stats "$TMP/confirmed/then-sprt/journal.jsonl" >"$TMP/then.txt" ||
+  fail "the SPRT's journal does not say H1: $(cat "$TMP/then.txt")"
+grep -q "m-tuned vs m-start" "$TMP/then.txt" || fail "the SPRT did not play m-tuned against m-start: $(cat "$TMP/then.txt")"
+pass "--then-sprt: the tuned values beat the start values ($(grep -m1 'H1' "$TMP/then.txt" | sed 's/^ *//'))"
+
+# Bad parameters: one line each, naming the parameter.
+# shellcheck disable=SC2046
+expect_error "parameter 'Z': engine 'm' has no option 'Z'" spsa --engine $(mock m --optimum 60,40) \
+  --param Z=1,0,10,1 --pairs 2 --each tc=1+0.1 --out "$TMP/bad1"
+# shellcheck disable=SC2046
+expect_error "parameter 'X': the engine's spin option X takes 0..100" spsa --engine $(mock m --optimum 60,40) \
+  --param X=50,-10,100,5 --pairs 2 --each tc=1+0.1 --out "$TMP/bad2"
+printf 'X,int,20,0,100,6,0.05\nY,int,80,0\n' >"$TMP/bad.params"
+# shellcheck disable=SC2046
+expect_error "bad.params:2: expected name,int|float" spsa --engine $(mock m --optimum 60,40) --params "$TMP/bad.params" \
+  --pairs 2 --each tc=1+0.1 --out "$TMP/bad3"
+# shellcheck disable=SC2046
+expect_error "spsa: how many game pairs" spsa --engine $(mock m --optimum 60,40) --param X=5,0,10,1 --each tc=1+0.1 \
+  --out "$TMP/bad4"
+pass "bad parameters refused with one line naming them"

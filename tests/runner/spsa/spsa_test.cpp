@@ -1,0 +1,223 @@
+// SPSA without games: the gain schedules against hand-computed values, the params file and --param forms, the
+// stochastic rounding, the tuner's draws and updates with several pairs in flight, and the pair's journal line.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "config/spsa_params.h"
+#include "journal/journal.h"
+#include "journal/spsa_pair.h"
+#include "spsa/tuner.h"
+#include "stats/spsa.h"
+#include "support/temp_dir.h"
+
+using namespace arena;
+using test_support::TempDir;
+
+namespace {
+
+stats::SpsaParam param(std::string name, double start, double min, double max, double c_end, double r_end = 0.002,
+                       bool integer = true) {
+  stats::SpsaParam p;
+  p.name = std::move(name);
+  p.integer = integer;
+  p.start = start, p.min = min, p.max = max, p.c_end = c_end, p.r_end = r_end;
+  return p;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("schedule: c_k and a_k as fishtest computes them, c_N = c_end and a_N = r_end * c_end^2") {
+  const stats::SpsaParam p = param("X", 0, -100, 100, 4, 0.002);
+  stats::SpsaSchedule s;
+  s.iterations = 1000;  // A = 100
+  // Computed by hand: c = 4 * 1000^0.101, a = 0.002 * 4^2 * 1100^0.602.
+  CHECK(stats::spsa_c(p, s, 1) == doctest::Approx(8.036371250434913).epsilon(1e-12));
+  CHECK(stats::spsa_c(p, s, 10) == doctest::Approx(6.368834908204681).epsilon(1e-12));
+  CHECK(stats::spsa_c(p, s, 500) == doctest::Approx(4.29006646727177).epsilon(1e-12));
+  CHECK(stats::spsa_c(p, s, 1000) == doctest::Approx(4.0).epsilon(1e-12));
+  CHECK(stats::spsa_a(p, s, 1) == doctest::Approx(0.13473080596845086).epsilon(1e-12));
+  CHECK(stats::spsa_a(p, s, 10) == doctest::Approx(0.1279823199235512).epsilon(1e-12));
+  CHECK(stats::spsa_a(p, s, 500) == doctest::Approx(0.0460915509461433).epsilon(1e-12));
+  CHECK(stats::spsa_a(p, s, 1000) == doctest::Approx(0.032).epsilon(1e-12));
+
+  // One update: theta + (a_k / c_k) * result * delta, clamped to the range.
+  const std::vector<stats::SpsaParam> ps = {p, param("Y", 95, 0, 100, 4)};
+  const auto after = stats::spsa_update(ps, s, 10, {0, 95}, {1, 1}, 2);
+  const double step = 0.1279823199235512 / 6.368834908204681 * 2;
+  CHECK(after[0] == doctest::Approx(step));
+  CHECK(after[1] == doctest::Approx(95 + step));
+  CHECK(stats::spsa_update(ps, s, 1, {0, 100}, {-1, 1}, 2)[1] == 100);  // clamped
+  const auto plus = stats::spsa_side(ps, s, 1000, {0, 98}, {1, 1}, +1);
+  CHECK(plus[0] == doctest::Approx(4));
+  CHECK(plus[1] == 100);  // 98 + 4, clamped
+}
+
+TEST_CASE("stochastic rounding: its mean is the value itself, within the range") {
+  const stats::SpsaParam p = param("X", 0, 0, 10, 1);
+  for (double x : {3.3, 0.75, 9.999, 7.0}) {
+    double sum = 0;
+    const int n = 10000;
+    for (int i = 0; i < n; ++i) sum += double(stats::stochastic_round(p, x, (i + 0.5) / n));
+    CHECK(sum / n == doctest::Approx(x).epsilon(1e-4));
+  }
+  CHECK(stats::stochastic_round(p, 3.3, 0.2) == 4);  // u below the fraction: up
+  CHECK(stats::stochastic_round(p, 3.3, 0.4) == 3);
+  CHECK(stats::stochastic_round(p, 10.4, 0.0) == 10);  // never outside [min, max]
+}
+
+TEST_CASE("params: fishtest's lines as Stockfish's TUNE prints them, and the errors that name the line") {
+  auto ps = config::parse_spsa_params(
+      "# tuned 2026-11\n"
+      "Futility,int,100,50,200,7.5,0.0020\n"
+      "\n"
+      "  Lmr , float , 1.5 , 0.5 , 3 , 0.15   # the reduction's scale\n"
+      "// a C-style comment line\n"
+      "Razor,int,300,0,600,30\n",
+      "p.txt");
+  REQUIRE_MESSAGE(ps, (ps ? "" : ps.error()));
+  REQUIRE(ps->size() == 3);
+  CHECK((*ps)[0].name == "Futility");
+  CHECK((*ps)[0].integer);
+  CHECK((*ps)[0].c_end == 7.5);
+  CHECK((*ps)[0].r_end == 0.002);
+  CHECK((*ps)[1].name == "Lmr");
+  CHECK_FALSE((*ps)[1].integer);
+  CHECK((*ps)[1].start == 1.5);
+  CHECK((*ps)[2].r_end == 0.002);  // left out: the default
+
+  auto error = [](std::string_view text) {
+    auto r = config::parse_spsa_params(text, "p.txt");
+    REQUIRE_FALSE(r);
+    return r.error();
+  };
+  CHECK(error("A,int,1,0,10,1\nB,int,5,0\n") ==
+        "p.txt:2: expected name,int|float,start,min,max,c_end[,r_end], got 'B,int,5,0'");
+  CHECK(error("A,double,1,0,10,1\n").starts_with("p.txt:1: expected name,int|float"));
+  CHECK(error("A,int,11,0,10,1\n") == "p.txt:1: A: start 11 is outside [0, 10]");
+  CHECK(error("A,int,1,10,0,1\n") == "p.txt:1: A: min 10 must be below max 0");
+  CHECK(error("A,int,1,0,10,0\n") == "p.txt:1: A: c_end must be above 0");
+  CHECK(error("A,int,1,0,10,x\n") == "p.txt:1: A: c_end must be a number, not 'x'");
+  CHECK(error("A,int,1,0,10,1\na,int,2,0,10,1\n") == "p.txt:2: a: the parameter is given twice");
+  CHECK(error("# nothing\n") == "p.txt: no parameters (expected lines name,int,start,min,max,c_end,r_end)");
+
+  auto opt = config::parse_spsa_param_option("X=20,0,100,6,0.05");
+  REQUIRE(opt);
+  CHECK(opt->integer);
+  CHECK(opt->r_end == 0.05);
+  auto flt = config::parse_spsa_param_option("Scale=1.5,0.5,3,0.1");
+  REQUIRE(flt);
+  CHECK_FALSE(flt->integer);
+  CHECK(config::parse_spsa_param_option("X=20,0,100").error() ==
+        "expected NAME=START,MIN,MAX,C_END[,R_END], got 'X=20,0,100'");
+  CHECK(config::spsa_param_line(*opt, 58) == "X,int,58,0,100,6,0.05");
+
+  TempDir dir("spsa-params");
+  CHECK(config::load_spsa_params((dir.path / "none.txt").string()).error().ends_with("cannot read the params file"));
+}
+
+TEST_CASE("tuner: pair k's draws depend on the seed and k only; integers are sent whole") {
+  const std::vector<stats::SpsaParam> ps = {param("X", 20, 0, 100, 6, 0.05), param("S", 1.5, 0.5, 3, 0.2, 0.05, false)};
+  stats::SpsaSchedule s;
+  s.iterations = 300;
+  spsa::Tuner a(ps, s, 7, {true, false}), b(ps, s, 7, {true, false}), other(ps, s, 8, {true, false});
+  bool differs = false;
+  for (int64_t k = 1; k <= 20; ++k) {
+    const journal::SpsaPair pa = a.dispatch(k), pb = b.dispatch(k);
+    CHECK(pa.delta == pb.delta);
+    CHECK(pa.plus == pb.plus);
+    CHECK(pa.minus == pb.minus);
+    differs |= other.dispatch(k).delta != pa.delta;
+    CHECK(pa.plus[0] == std::floor(pa.plus[0]));  // sent as a whole number
+    // Within a rounding of theta +/- c_k * delta.
+    const double c = stats::spsa_c(ps[0], s, k);
+    CHECK(std::fabs(pa.plus[0] - (20 + c * pa.delta[0])) < 1);
+    CHECK(std::fabs(pa.minus[0] - (20 - c * pa.delta[0])) < 1);
+    CHECK(pa.plus[1] == doctest::Approx(1.5 + stats::spsa_c(ps[1], s, k) * pa.delta[1]));  // a float as it is
+  }
+  CHECK(differs);
+  const auto options = a.options({55, 1.25});
+  CHECK(options == std::vector<std::pair<std::string, std::string>>{{"X", "55"}, {"S", "1.25"}});
+}
+
+TEST_CASE("tuner: pairs in flight are applied with their own k and signs, in the order they arrive") {
+  const std::vector<stats::SpsaParam> ps = {param("X", 50, 0, 100, 4, 0.05), param("Y", 50, 0, 100, 4, 0.05)};
+  stats::SpsaSchedule s;
+  s.iterations = 100;
+  spsa::Tuner t(ps, s, 3, {true, true});
+  // Both dispatched from theta = (50, 50); pair 2 arrives first.
+  journal::SpsaPair p1 = t.dispatch(1), p2 = t.dispatch(2);
+  p1.result = 2;
+  p2.result = -1;
+  t.apply(p2);
+  t.apply(p1);
+  std::vector<double> expected = {50, 50};
+  for (const journal::SpsaPair* p : {&p2, &p1})
+    for (size_t i = 0; i < 2; ++i)
+      expected[i] += stats::spsa_a(ps[i], s, p->k) / stats::spsa_c(ps[i], s, p->k) * p->result * p->delta[i];
+  CHECK(t.theta()[0] == doctest::Approx(expected[0]));
+  CHECK(t.theta()[1] == doctest::Approx(expected[1]));
+  REQUIRE(p1.theta);
+  CHECK(*p1.theta == t.theta());  // each pair carries theta after its own update
+}
+
+TEST_CASE("journal: a pair's line holds its draws, theta and both games, and reads back") {
+  journal::SpsaPair p;
+  p.k = 12;
+  p.delta = {1, -1};
+  p.plus = {55, 1.25};
+  p.minus = {45, 1.75};
+  p.result = -1;
+  p.theta = std::vector<double>{49.75, 1.5000000000000002};
+  const std::string g0 = R"({"game":22,"pair":11,"game_in_pair":0,"round":11,"attempt":0,"opening":3,"replay":false,)"
+                         R"("version":1,"black":"e+","white":"e-","start_sfen":"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/)"
+                         R"(PPPPPPPPP/1B5R1/LNSGKGSNL b - 1","moves":[],"result":"white","termination":"resign"})";
+  std::string g1 = g0;
+  g1.replace(g1.find("\"game\":22"), 9, "\"game\":23");
+  g1.replace(g1.find("\"game_in_pair\":0"), 16, "\"game_in_pair\":1");
+  const std::string line = journal::spsa_pair_line(p, g0, g1);
+  CHECK(line.starts_with(R"({"spsa_pair":12,"delta":[1,-1],"plus":[55,1.25],"minus":[45,1.75],"result":-1,)"
+                         R"("theta":[49.75,1.5000000000000002],"games":[{"game":22,)"));
+  CHECK(journal::is_spsa_pair_line(line));
+  auto back = journal::parse_spsa_pair_line(line, 2);
+  REQUIRE_MESSAGE(back, (back ? "" : back.error()));
+  CHECK(back->pair.k == 12);
+  CHECK(back->pair.delta == p.delta);
+  CHECK(back->pair.plus == p.plus);
+  CHECK(*back->pair.theta == *p.theta);  // doubles exactly: a resumed run continues from the same theta
+  REQUIRE(back->game_lines.size() == 2);
+  CHECK(contains(back->game_lines[1], "\"game\":23"));
+  CHECK(journal::parse_spsa_pair_line(line, 3).error() == "\"delta\" must be an array of 3 signs");
+
+  // In a journal: the header's specification, the pairs, and their games among the journal's games.
+  journal::JournalHeader h;
+  h.type = "spsa";
+  h.engines = {"e+", "e-"};
+  h.games = 24;
+  h.spsa = journal::SpsaSpec{"e", {param("X", 50, 0, 100, 4), param("S", 1.5, 0.5, 3, 0.2, 0.002, false)}, {}, 9};
+  h.spsa->schedule.iterations = 12;
+  TempDir dir("spsa-journal");
+  const std::string path = dir.file("journal.jsonl", journal::to_json(h) + "\n" + line + "\n");
+  auto c = journal::read_journal(path, true);
+  REQUIRE_MESSAGE(c, (c ? "" : c.error()));
+  REQUIRE(c->header->spsa);
+  CHECK(c->header->spsa->params[1].name == "S");
+  CHECK_FALSE(c->header->spsa->params[1].integer);
+  CHECK(c->header->spsa->seed == 9);
+  CHECK(c->header->spsa->schedule.iterations == 12);
+  REQUIRE(c->spsa_pairs.size() == 1);
+  CHECK(c->spsa_pairs[0].result == -1);
+  REQUIRE(c->games.size() == 2);
+  CHECK(c->games[1].game == 23);
+  CHECK(c->games[0].outcome == Outcome::WhiteWin);
+  CHECK(c->lines.size() == 2);
+
+  std::ofstream(path, std::ios::app) << R"({"spsa_pair":13,"delta":[1],"plus":[1],"minus":[1],"result":0})"
+                                     << "\n";
+  auto broken = journal::read_journal(path);
+  REQUIRE_FALSE(broken);
+  CHECK(broken.error() == path + ":3: \"delta\" must be an array of 2 signs");
+}
