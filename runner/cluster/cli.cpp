@@ -16,6 +16,7 @@
 #include "cluster/slurm.h"
 #include "config/config.h"
 #include "journal/segments.h"
+#include "spsa/console.h"
 #include "tournament/console.h"
 #include "tournament/journal_stats.h"
 #include "tournament/summary.h"
@@ -195,6 +196,11 @@ int follow(const std::string& out, const Jobs& jobs, const config::Config& c, st
     throw config::ConfigError("the merge job did not write " + journal + " (see " +
                               (fs::path(out) / "slurm" / "merge.out").string() + ")");
   const int code = tournament::print_journal_stats(*contents, journal, {}, c.json);
+  if (contents->header->spsa) {
+    // The tuned values, as a local SPSA run prints them.
+    (c.json ? std::cerr : std::cout) << spsa::applied_text(*contents, c.engines.at(0)) << std::flush;
+    return code == 0 && int64_t(contents->spsa_pairs.size()) == contents->header->spsa->schedule.iterations ? 0 : 2;
+  }
   // A run with missing pairs is not done, whatever its games say (an SPRT that decided stopped early on purpose).
   tournament::JournalStandings st = tournament::standings_of(*contents);
   const bool decided = st.info.sprt && st.tally.sprt_decided();

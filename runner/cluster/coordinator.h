@@ -6,6 +6,9 @@
 //   further pair), cancels the pending tasks at once and the running ones after a grace period.
 // - A task that failed (a crash of the node, a time limit, kill -9 of its runner) is requeued, a few times at
 //   most: its shard resumes from its segments, so nothing is lost.
+// - An SPSA run's theta is owned here: each look (and every 250 ms between looks at the tasks) applies the pairs
+//   the shards journaled and publishes theta (spsa/applier.h); when every pair is applied it writes OUT/STOP.
+//   A shard given up after its requeues stops the run too (the others would wait for its pairs).
 // The scheduler is an interface so that the logic is tested without Slurm; slurm.h provides the real one.
 
 #include <atomic>
@@ -13,12 +16,14 @@
 #include <expected>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "cluster/slurm.h"
+#include "spsa/applier.h"
 #include "stats/sprt.h"
 
 namespace arena::cluster {
@@ -60,6 +65,7 @@ struct CoordinatorState {
   std::map<int, int> requeues;  // per task
   std::set<int> abandoned;      // tasks that failed after their last requeue
   bool array_over = false;
+  std::shared_ptr<spsa::Applier> spsa;  // an SPSA run's, once its first segment is there
 };
 
 // One look: reads the segments, decides, writes STOP, cancels and requeues as needed. `log` gets one line per

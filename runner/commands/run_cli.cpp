@@ -28,6 +28,8 @@ std::vector<tournament::Opening> openings_of(const config::Config& c) {
   return std::move(*openings);
 }
 
+}  // namespace
+
 std::optional<journal::Shard> shard_of(const config::Config& c) {
   if (c.shard.empty()) return std::nullopt;
   if (c.type == config::TournamentType::Play) throw config::ConfigError("--shard: a single game has no shards");
@@ -35,6 +37,8 @@ std::optional<journal::Shard> shard_of(const config::Config& c) {
   if (!parsed) throw config::ConfigError(parsed.error());
   return *parsed;
 }
+
+namespace {
 
 tournament::EngineLogs engine_logs(const config::Config& c, const std::optional<journal::Shard>& shard) {
   tournament::EngineLogs logs;

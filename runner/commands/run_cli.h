@@ -9,12 +9,16 @@
 #include <optional>
 
 #include "config/cli_config.h"
+#include "journal/shard.h"
 
 namespace CLI {
 class App;
 }
 
 namespace arena::commands {
+
+// The shard of a run spread over a cluster that `config.shard` names (nullopt: the whole run). Throws ConfigError.
+std::optional<journal::Shard> shard_of(const config::Config& config);
 
 // A tournament of `config` (not an SPSA run): the console's status, the live page with `config.web`, the summary.
 int run_tournament(const config::Config& config, const std::atomic<bool>* stop);

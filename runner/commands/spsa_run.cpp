@@ -71,7 +71,8 @@ config::Config then_sprt_config(const config::Config& spsa,
 int run_spsa(const config::Config& c, const std::atomic<bool>* stop) {
   auto openings = tournament::run_openings(c.openings);
   if (!openings) throw config::ConfigError(openings.error());
-  spsa::Run run(c, std::move(*openings));
+  const std::optional<journal::Shard> shard = shard_of(c);
+  spsa::Run run(c, std::move(*openings), shard);
 
   tournament::StatusDisplay::Options display;
   display.quiet = c.quiet;
@@ -107,6 +108,12 @@ int run_spsa(const config::Config& c, const std::atomic<bool>* stop) {
   s.journal = run.journal_path();
   s.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   s.exit_code = result.end == spsa::RunEnd::Completed ? 0 : 2;
+  if (shard) {
+    // A shard's pairs are the coordinator's to apply: its theta is the last it read, not the run's.
+    std::cerr << "Shard " << shard->text() << ": " << result.pairs_played << " pairs played into " << s.journal
+              << (result.end == spsa::RunEnd::Error ? "; error: " + result.error : "") << std::endl;
+    return s.exit_code;
+  }
   const std::string params_path = (fs::path(c.output.dir) / "tuned.params").string();
   if (write_file(params_path, spsa::tuned_params_file(run.tuner())))
     s.params_file = params_path;

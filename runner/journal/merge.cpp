@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 
+#include "journal/file_tail.h"
 #include "journal/segments.h"
 
 namespace arena::journal {
@@ -15,6 +16,9 @@ namespace fs = std::filesystem;
 std::expected<JournalContents, std::string> read_games(const std::string& path, bool keep_lines) {
   std::error_code ec;
   if (!fs::is_directory(path, ec)) return read_journal(path, keep_lines);
+  // A sharded SPSA run: its coordinator's journal has every pair once, with theta.
+  if (const std::string applied = spsa_applied_path(path); fs::exists(applied, ec))
+    return read_journal(applied, keep_lines);
   auto merged = read_segments(path, nullptr, keep_lines);
   if (!merged) return std::unexpected(merged.error());
   if (merged->segments.empty()) {
@@ -55,12 +59,20 @@ std::expected<MergeReport, std::string> merge_segments(const std::string& out_di
   }
   JournalHeader header = *merged->header;
   header.merged_segments = int64_t(merged->segments.size());
+  // A sharded SPSA run's journal is its coordinator's: each pair once, in the order applied, with theta after it.
+  std::vector<std::string> lines = std::move(merged->lines);
+  if (const std::string applied = spsa_applied_path(out_dir); header.spsa && fs::exists(applied, ec)) {
+    if (auto valid = read_journal(applied); !valid) return std::unexpected(valid.error());
+    lines.clear();
+    for (FileTail tail(applied); const FileTail::Line& l : tail.read_new())  // complete lines: a torn one is left
+      if (l.number > 1 && l.text.find_first_not_of(" \t\r") != std::string::npos) lines.push_back(l.text);
+  }
   const std::string temp = report.path + ".merging." + std::to_string(::getpid());
   {
     auto writer = JournalWriter::create(temp, header, true);
     if (!writer) return std::unexpected(writer.error());
     writer->set_sync_each_line(false);  // one sync at the end: the segments still hold every game
-    for (const std::string& line : merged->lines)
+    for (const std::string& line : lines)
       if (auto w = writer->append(line); !w) return std::unexpected(w.error());
     if (auto w = writer->sync(); !w) return std::unexpected(w.error());
   }

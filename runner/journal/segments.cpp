@@ -57,6 +57,10 @@ std::string host_name() {
   return buf;
 }
 
+std::string spsa_applied_path(const std::string& out_dir) {
+  return (fs::path(out_dir) / "spsa-applied.jsonl").string();
+}
+
 std::string new_segment_path(const std::string& out_dir, const Shard& shard) {
   char index[32];
   std::snprintf(index, sizeof index, "%0*d", digits(shard.count - 1), shard.index);

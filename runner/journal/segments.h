@@ -55,6 +55,9 @@ std::string segments_dir(const std::string& out_dir);
 // before OUT/STOP. When it exists, those pairs are taken from it rather than from the segments, so that the merged
 // journal gives the verdict the coordinator acted on even if an overlapping process journals a copy of one later.
 std::string decision_path(const std::string& out_dir);
+// OUT/spsa-applied.jsonl: an SPSA run's pairs as its coordinator applied them, each once, with theta after it
+// (spsa/applier.h). A sharded SPSA run is read from it rather than from the segments, whose lines have no theta.
+std::string spsa_applied_path(const std::string& out_dir);
 // The path of a new segment for a shard starting now on this host.
 std::string new_segment_path(const std::string& out_dir, const Shard& shard);
 // This machine's name (for segment names and headers).

@@ -46,10 +46,9 @@ const char* end_name(RunEnd e) {
 }
 
 // The engine as it would be played with the tuned values: its configured options, the tuned ones set over them.
-game::EngineConfig tuned_engine(const Run& run) {
-  game::EngineConfig e = run.config().engines[0];
-  const std::vector<double> values = run.tuner().final_values();
-  for (const auto& [name, value] : run.tuner().options(values)) {
+game::EngineConfig tuned_engine(game::EngineConfig e, const Tuner& tuner) {
+  const std::vector<double> values = tuner.final_values();
+  for (const auto& [name, value] : tuner.options(values)) {
     bool replaced = false;
     for (auto& o : e.options)
       if (o.first == name) o.second = value, replaced = true;
@@ -100,12 +99,8 @@ std::string tuned_params_file(const Tuner& tuner) {
   return out;
 }
 
-std::string summary_text(const Run& run, const Summary& sum) {
-  const Progress p = run.progress();
-  const Tuner& t = run.tuner();
-  std::string out = "\nSPSA of " + run.config().engines[0].name + ": " + std::to_string(p.pairs_done) + " of " +
-                    std::to_string(p.pairs_total) + " pairs (" + std::to_string(sum.pairs_played) + " this run, " +
-                    std::to_string(sum.resumed_pairs) + " resumed), " + end_name(sum.end) + "\n";
+std::string theta_text(const Tuner& t) {
+  std::string out;
   size_t width = 4;
   for (const stats::SpsaParam& q : t.params()) width = std::max(width, q.name.size());
   const std::vector<double> final_values = t.final_values();
@@ -115,19 +110,47 @@ std::string summary_text(const Run& run, const Summary& sum) {
            "  ->  " + fixed(t.theta()[i], 2) + "  (sent as " + config::number_text(final_values[i]) + "; range " +
            config::number_text(q.min) + ".." + config::number_text(q.max) + ")\n";
   }
-  out += "Mean result of the last " + std::to_string(p.recent_pairs) +
-         " pairs (theta+ wins minus theta- wins): " + (p.recent_pairs ? signed_fixed(p.recent_mean, 3) : "-") + "\n";
-  out += "Faults: " + faults_text(p.faults) + "\n";
-  const game::EngineConfig tuned = tuned_engine(run);
-  out += "\nThe tuned engine:\n  --engine";
+  return out;
+}
+
+std::string tuned_engine_text(const game::EngineConfig& engine, const Tuner& tuner) {
+  const game::EngineConfig tuned = tuned_engine(engine, tuner);
+  std::string out = "\nThe tuned engine:\n  --engine";
   for (const std::string& token : config::engine_tokens(tuned)) out.append(" ").append(config::shell_quote(token));
   out += "\n\nIn a YAML config (under engines:):\n";
-  std::string yaml = config::engine_yaml_entry(tuned);
+  const std::string yaml = config::engine_yaml_entry(tuned);
   for (size_t at = 0; at < yaml.size();) {
     const size_t nl = yaml.find('\n', at);
     out += "  " + yaml.substr(at, nl - at) + "\n";
     at = nl == std::string::npos ? yaml.size() : nl + 1;
   }
+  return out;
+}
+
+std::string applied_text(const journal::JournalContents& contents, const game::EngineConfig& engine) {
+  if (!contents.header || !contents.header->spsa) return {};
+  const journal::SpsaSpec& spec = *contents.header->spsa;
+  std::vector<bool> rounded;
+  for (const stats::SpsaParam& p : spec.params) rounded.push_back(p.integer);
+  Tuner tuner(spec.params, spec.schedule, spec.seed, rounded);
+  for (const journal::SpsaPair& p : contents.spsa_pairs)
+    if (p.theta) tuner.restore(*p.theta);
+  return "\nSPSA of " + spec.engine + ": " + std::to_string(contents.spsa_pairs.size()) + " of " +
+         std::to_string(spec.schedule.iterations) + " pairs applied\n" + theta_text(tuner) +
+         tuned_engine_text(engine, tuner);
+}
+
+std::string summary_text(const Run& run, const Summary& sum) {
+  const Progress p = run.progress();
+  const Tuner& t = run.tuner();
+  std::string out = "\nSPSA of " + run.config().engines[0].name + ": " + std::to_string(p.pairs_done) + " of " +
+                    std::to_string(p.pairs_total) + " pairs (" + std::to_string(sum.pairs_played) + " this run, " +
+                    std::to_string(sum.resumed_pairs) + " resumed), " + end_name(sum.end) + "\n";
+  out += theta_text(t);
+  out += "Mean result of the last " + std::to_string(p.recent_pairs) +
+         " pairs (theta+ wins minus theta- wins): " + (p.recent_pairs ? signed_fixed(p.recent_mean, 3) : "-") + "\n";
+  out += "Faults: " + faults_text(p.faults) + "\n";
+  out += tuned_engine_text(run.config().engines[0], t);
   if (!sum.params_file.empty()) out += "\nParams file with the tuned values as START: " + sum.params_file + "\n";
   out += "Journal: " + sum.journal + "\n";
   if (sum.end == RunEnd::Interrupted) out += "Interrupted: continue with the same command and --resume.\n";
@@ -161,7 +184,8 @@ std::string summary_json(const Run& run, const Summary& sum) {
                                  {"time_losses", p.faults.time_losses},
                                  {"illegal_moves", p.faults.illegal_moves}});
   bj::array tokens;
-  for (const std::string& token : config::engine_tokens(tuned_engine(run))) tokens.emplace_back(token);
+  for (const std::string& token : config::engine_tokens(tuned_engine(run.config().engines[0], t)))
+    tokens.emplace_back(token);
   o.emplace("engine_tokens", std::move(tokens));
   o.emplace("params_file", sum.params_file);
   o.emplace("journal", sum.journal);

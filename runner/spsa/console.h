@@ -27,6 +27,13 @@ class Console final : public Observer {
   tournament::StatusDisplay display_;
 };
 
+// Each parameter from its start to theta ("  X   start 20  ->  58.31  (sent as 58; range 0..100)").
+std::string theta_text(const Tuner& tuner);
+// The engine with the tuned values as an --engine line and a YAML entry.
+std::string tuned_engine_text(const game::EngineConfig& engine, const Tuner& tuner);
+// The same of a journal's pairs (a sharded run's, applied by its coordinator): theta after the last one.
+std::string applied_text(const journal::JournalContents& contents, const game::EngineConfig& engine);
+
 // The params file of the tuned values: each parameter's line with START replaced by its tuned value.
 std::string tuned_params_file(const Tuner& tuner);
 

@@ -14,6 +14,7 @@
 #include "journal/segments.h"
 #include "journal/spsa_pair.h"
 #include "process/engine_process.h"
+#include "spsa/applier.h"
 #include "tournament/engines.h"
 #include "usi/usi_client.h"
 
@@ -130,10 +131,12 @@ class Run::Worker {
   int failures_[2] = {0, 0};
 };
 
-Run::Run(config::Config config, std::vector<tournament::Opening> openings)
+Run::Run(config::Config config, std::vector<tournament::Opening> openings, std::optional<journal::Shard> shard)
     : config_(std::move(config)),
       openings_(std::move(openings)),
       schedule_(make_schedule(config_, openings_.size())),
+      shard_(shard),
+      journal_path_(config_.output.journal),
       tally_({}, {}, 2) {
   const std::string& name = config_.engines.at(0).name;
   names_[0] = name + "+";
@@ -213,6 +216,7 @@ std::expected<void, std::string> Run::open(Observer& observer) {
   header.identity = std::move(*identity);
   header.spsa =
       journal::SpsaSpec{config_.engines[0].name, config_.spsa.params, config_.spsa.schedule, config_.spsa.seed};
+  if (shard_) return open_segment(std::move(header));
 
   const bool exists = fs::exists(path, ec) && fs::file_size(path, ec) > 0;
   if (exists && !config_.resume && !config_.overwrite)
@@ -254,15 +258,60 @@ std::expected<void, std::string> Run::open(Observer& observer) {
   return {};
 }
 
-bool Run::next_pair(journal::SpsaPair& pair) {
-  // Called with mutex_ held: the signs and values of pair k come from theta as it is now.
+std::expected<void, std::string> Run::open_segment(journal::JournalHeader header) {
+  header.shard = *shard_;
+  std::error_code ec;
+  fs::create_directories(journal::segments_dir(config_.output.dir), ec);
+  if (ec) return std::unexpected(journal::segments_dir(config_.output.dir) + ": cannot create it: " + ec.message());
+  // Every pair journaled in any segment is done, whichever process played it; a segment of another run is refused.
+  auto merged = journal::read_segments(config_.output.dir, &header);
+  if (!merged) return std::unexpected(merged.error());
+  int64_t owned = 0;
+  for (const journal::JournalGame& g : merged->games) {
+    tally_.add(g);
+    if (g.game_in_pair != 0) continue;
+    done_.insert(g.pair + 1);
+    owned += shard_->owns_pair(g.pair) ? 1 : 0;
+  }
+  if (owned > 0 && !config_.resume)
+    return std::unexpected(journal::segments_dir(config_.output.dir) + ": shard " + shard_->text() + " already has " +
+                           std::to_string(owned) + " pairs there; use --resume to continue it");
+  resumed_ = int64_t(done_.size());
+  journal_path_ = journal::new_segment_path(config_.output.dir, *shard_);
+  auto writer = journal::JournalWriter::create(journal_path_, header, true);
+  if (!writer) return std::unexpected(writer.error());
+  journal_ = std::move(*writer);
+  return {};
+}
+
+bool Run::stop_file_seen() {
+  if (!shard_ || stopped_by_file_) return stopped_by_file_;
+  std::error_code ec;
+  stopped_by_file_ = fs::exists(fs::path(config_.output.dir) / "STOP", ec);
+  return stopped_by_file_;
+}
+
+bool Run::reserve_pair(int64_t& k) {
+  // Called with mutex_ held.
   while (!stop_ && next_k_ <= config_.spsa.schedule.iterations) {
-    const int64_t k = next_k_++;
-    if (done_.contains(k)) continue;
-    pair = tuner_->dispatch(k);
-    return true;
+    k = next_k_++;
+    if (done_.contains(k) || (shard_ && !shard_->owns_pair(k - 1))) continue;
+    return !stop_file_seen();
   }
   return false;
+}
+
+bool Run::wait_for_theta(int64_t k) {
+  const int64_t window = 2 * int64_t(shard_->count) * std::max(1, config_.concurrency);
+  for (;;) {
+    const auto published = read_published_theta(config_.output.dir, config_.spsa.params.size());
+    if ((published ? published->applied : 0) >= k - window) return true;
+    {
+      std::lock_guard lock(mutex_);
+      if (stop_ || stop_file_seen()) return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
 }
 
 void Run::fatal(const std::string& error) {
@@ -285,10 +334,20 @@ void Run::worker(int id, Observer& observer) {
 void Run::play_pairs(int id, Observer& observer) {
   Worker engines(*this, id);
   for (;;) {
-    journal::SpsaPair pair;
+    int64_t k = 0;
     {
       std::lock_guard lock(mutex_);
-      if (!next_pair(pair)) break;
+      if (!reserve_pair(k)) break;
+    }
+    if (shard_ && !wait_for_theta(k)) return;
+    journal::SpsaPair pair;
+    {
+      // The signs and values of pair k come from theta as it is now: a shard's, as the coordinator published it.
+      std::lock_guard lock(mutex_);
+      if (shard_)
+        if (auto published = read_published_theta(config_.output.dir, config_.spsa.params.size()))
+          tuner_->restore(published->theta);
+      pair = tuner_->dispatch(k);
     }
     const int64_t first_game = 2 * (pair.k - 1);
     const std::string& start = openings_[size_t(schedule_.game(first_game).opening)].position;
@@ -345,7 +404,7 @@ bool Run::record(journal::SpsaPair& pair, PlayedGame games[2], Observer& observe
   }
   std::lock_guard lock(mutex_);
   for (const std::string& w : warnings) observer.warning(w);
-  tuner_->apply(pair);
+  if (!shard_) tuner_->apply(pair);  // a shard's pairs are the coordinator's to apply
   if (auto w = journal_.append(journal::spsa_pair_line(pair, journaled[0].line, journaled[1].line)); !w) {
     if (fatal_.empty()) fatal_ = w.error();
     stop_ = true;
@@ -405,7 +464,7 @@ RunResult Run::run(Observer& observer, const std::atomic<bool>* stop) {
   r.pairs_played = played_;
   if (!fatal_.empty())
     r.end = RunEnd::Error, r.error = fatal_;
-  else if (interrupted_ || int64_t(done_.size()) < config_.spsa.schedule.iterations)
+  else if (interrupted_ || (!shard_ && int64_t(done_.size()) < config_.spsa.schedule.iterations))
     r.end = RunEnd::Interrupted;
   return r;
 }

@@ -11,6 +11,13 @@
 // games, the result and theta after it), written with one write(2) and synced. --resume rebuilds theta from the
 // journal and plays the pairs still missing (those in flight when the run stopped). With concurrency 1 a run is
 // deterministic for a seed, resumed or not, when the engine's games are (as the mock's strength model is).
+//
+// A shard of a run spread over a cluster (journal/shard.h) plays the pairs k with (k - 1) mod N = I, into a
+// segment of its own, and applies nothing: before each pair it reads theta as the coordinator published it
+// (spsa/applier.h), and journals the pair without theta for the coordinator to apply. It starts pair k only when
+// the coordinator has applied at least k - W pairs (W: twice the shards' concurrency in all), so that no pair is
+// played on a theta far behind the run. It stops when OUT/STOP appears (the coordinator has applied every pair, or
+// given a shard up) or when its pairs are all journaled.
 
 #include <atomic>
 #include <condition_variable>
@@ -26,6 +33,7 @@
 #include "config/config.h"
 #include "game/game_watch.h"
 #include "journal/journal.h"
+#include "journal/shard.h"
 #include "spsa/tuner.h"
 #include "tournament/openings.h"
 #include "tournament/records.h"
@@ -93,7 +101,7 @@ struct RunResult {
 class Run {
  public:
   // `config.type` is Spsa with one engine; `openings` must not be empty.
-  Run(config::Config config, std::vector<tournament::Opening> openings);
+  Run(config::Config config, std::vector<tournament::Opening> openings, std::optional<journal::Shard> shard = {});
   ~Run();
 
   // Starts the engine once to check every parameter against its own options (a name it lacks, or a spin whose
@@ -107,7 +115,8 @@ class Run {
   const config::Config& config() const { return config_; }
   const Tuner& tuner() const { return *tuner_; }
   Progress progress() const;
-  const std::string& journal_path() const { return config_.output.journal; }
+  const std::string& journal_path() const { return journal_path_; }
+  const std::optional<journal::Shard>& shard() const { return shard_; }
   int64_t resumed_pairs() const { return resumed_; }
   // The pairs read back by --resume, in journal order (for the charts of theta).
   const std::vector<journal::SpsaPair>& resumed_history() const { return resumed_history_; }
@@ -118,7 +127,13 @@ class Run {
  private:
   class Worker;
   std::expected<std::vector<bool>, std::string> check_engine_options();
-  bool next_pair(journal::SpsaPair& pair);
+  std::expected<void, std::string> open_segment(journal::JournalHeader header);
+  // The next pair for this process to play (with mutex_ held); false when there is none (or the run stops).
+  bool reserve_pair(int64_t& k);
+  // A shard: waits (without the lock) until the coordinator has applied enough pairs for pair k; false if the run
+  // stops meanwhile.
+  bool wait_for_theta(int64_t k);
+  bool stop_file_seen();
   void worker(int id, Observer& observer);
   void play_pairs(int id, Observer& observer);
   // Journals a finished pair and applies it; false when the run is over (a journal error).
@@ -129,6 +144,8 @@ class Run {
   config::Config config_;
   std::vector<tournament::Opening> openings_;
   tournament::Schedule schedule_;
+  std::optional<journal::Shard> shard_;
+  std::string journal_path_;
   std::string names_[2];
   tournament::RecordSettings records_;
   std::unique_ptr<Tuner> tuner_;
@@ -144,6 +161,7 @@ class Run {
   std::deque<double> recent_;
   std::atomic<bool> stop_{false};
   bool interrupted_ = false;
+  bool stopped_by_file_ = false;
   std::string fatal_;
   int running_workers_ = 0;
   std::condition_variable cv_;

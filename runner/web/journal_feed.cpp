@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 #include "journal/segments.h"
+#include "journal/spsa_pair.h"
 #include "tournament/journal_stats.h"
 #include "tournament/summary.h"
 #include "web/live_state.h"
@@ -33,20 +33,12 @@ std::vector<std::string> JournalFeed::files() const {
 
 void JournalFeed::read_file(const std::string& path, File& file, std::vector<NewLine>& out) {
   if (file.ignored) return;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return;  // not there yet
-  std::error_code ec;
-  if (const auto size = fs::file_size(path, ec); !ec && size < file.offset) file = File{};  // cut and rewritten
-  in.seekg(std::streamoff(file.offset));
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  size_t start = 0;
-  for (size_t nl = text.find('\n'); nl != std::string::npos; start = nl + 1, nl = text.find('\n', start)) {
-    std::string line = text.substr(start, nl - start);
-    ++file.lines;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const std::string where = path + ":" + std::to_string(file.lines) + ": ";
-    if (file.lines == 1 && line.find("\"journal\"") != std::string::npos) {
-      auto header = journal::parse_journal_header(line);
+  if (!file.tail) file.tail = std::make_unique<journal::FileTail>(path);
+  for (journal::FileTail::Line& l : file.tail->read_new()) {
+    if (l.text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const std::string where = path + ":" + std::to_string(l.number) + ": ";
+    if (l.number == 1 && l.text.find("\"journal\"") != std::string::npos) {
+      auto header = journal::parse_journal_header(l.text);
       if (!header) {
         warnings_.push_back(where + header.error());
         continue;
@@ -57,19 +49,31 @@ void JournalFeed::read_file(const std::string& path, File& file, std::vector<New
       } else if (std::string d = journal::run_difference(*header_, *header, "the first file read"); !d.empty()) {
         warnings_.push_back(path + ": written for another run: " + d + "; left out");
         file.ignored = true;
-        file.offset += start;
         return;
       }
       continue;
     }
-    auto game = journal::parse_journal_game(line);
-    if (!game) {
-      warnings_.push_back(where + game.error());
-      continue;
+    // An SPSA pair's line holds its two games.
+    std::vector<std::string> game_lines;
+    if (journal::is_spsa_pair_line(l.text)) {
+      auto pair = journal::parse_spsa_pair_line(l.text, header_ && header_->spsa ? header_->spsa->params.size() : 0);
+      if (!pair) {
+        warnings_.push_back(where + pair.error());
+        continue;
+      }
+      game_lines = std::move(pair->game_lines);
+    } else {
+      game_lines.push_back(std::move(l.text));
     }
-    out.push_back({std::move(*game), std::move(line), path == decision_path_});
+    for (std::string& line : game_lines) {
+      auto game = journal::parse_journal_game(line);
+      if (!game) {
+        warnings_.push_back(where + game.error());
+        continue;
+      }
+      out.push_back({std::move(*game), std::move(line), path == decision_path_});
+    }
   }
-  file.offset += start;  // a line without its newline yet is read again next time, whole
 }
 
 std::vector<size_t> JournalFeed::kept(int64_t pair, bool& from_decision) const {

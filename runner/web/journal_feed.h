@@ -15,12 +15,14 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "journal/file_tail.h"
 #include "journal/journal.h"
 #include "web/live_state.h"
 
@@ -42,8 +44,7 @@ class JournalFeed {
 
  private:
   struct File {
-    uint64_t offset = 0;   // bytes read up to the end of the last complete line
-    int64_t lines = 0;     // complete lines read
+    std::unique_ptr<journal::FileTail> tail;
     bool ignored = false;  // written for another run
   };
   struct NewLine {

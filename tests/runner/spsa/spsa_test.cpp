@@ -3,11 +3,14 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 
 #include "config/spsa_params.h"
 #include "journal/journal.h"
+#include "journal/shard.h"
 #include "journal/spsa_pair.h"
+#include "spsa/applier.h"
 #include "spsa/tuner.h"
 #include "stats/spsa.h"
 #include "support/temp_dir.h"
@@ -220,4 +223,79 @@ TEST_CASE("journal: a pair's line holds its draws, theta and both games, and rea
   auto broken = journal::read_journal(path);
   REQUIRE_FALSE(broken);
   CHECK(broken.error() == path + ":3: \"delta\" must be an array of 2 signs");
+}
+
+TEST_CASE("applier: each pair of the shards' segments applied once, theta published, a restart continues") {
+  TempDir dir("spsa-applier");
+  const std::string out = dir.path.string();
+  std::filesystem::create_directories(dir.path / "segments");
+  journal::JournalHeader h;
+  h.type = "spsa";
+  h.engines = {"e+", "e-"};
+  h.games = 8;
+  h.schedule = "0123456789abcdef";
+  h.spsa = journal::SpsaSpec{"e", {param("X", 50, 0, 100, 4, 0.05)}, {}, 1};
+  h.spsa->schedule.iterations = 4;
+  spsa::Tuner shard_tuner(h.spsa->params, h.spsa->schedule, 1, {true});
+  auto game = [](int64_t k, int g) {
+    return R"({"game":)" + std::to_string(2 * (k - 1) + g) + R"(,"pair":)" + std::to_string(k - 1) +
+           R"(,"game_in_pair":)" + std::to_string(g) +
+           R"(,"version":1,"black":"e+","white":"e-","start_sfen":"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/)"
+           R"(LNSGKGSNL b - 1","moves":[],"result":"black","termination":"resign"})";
+  };
+  auto pair_line = [&](int64_t k, double result) {
+    journal::SpsaPair p = shard_tuner.dispatch(k);
+    p.result = result;
+    return journal::spsa_pair_line(p, game(k, 0), game(k, 1));
+  };
+  journal::JournalHeader h0 = h, h1 = h;
+  h0.shard = journal::Shard{0, 2};
+  h1.shard = journal::Shard{1, 2};
+  // Shard 0 journaled pairs 1 and 3; shard 1 pair 2, and a requeued copy of it pair 2 again.
+  dir.file("segments/shard-0-of-2.20261126T000000Z.a.1.jsonl",
+           journal::to_json(h0) + "\n" + pair_line(1, 2) + "\n" + pair_line(3, -1) + "\n");
+  dir.file("segments/shard-1-of-2.20261126T000000Z.a.2.jsonl", journal::to_json(h1) + "\n" + pair_line(2, 1) + "\n");
+  dir.file("segments/shard-1-of-2.20261126T000100Z.a.3.jsonl", journal::to_json(h1) + "\n" + pair_line(2, -2) + "\n");
+
+  auto a = spsa::Applier::open(out, h0);
+  REQUIRE_MESSAGE(a, (a ? "" : a.error()));
+  auto published = spsa::read_published_theta(out, 1);
+  REQUIRE(published);
+  CHECK(published->applied == 0);
+  CHECK(published->theta == std::vector<double>{50});
+  std::vector<std::string> warnings;
+  auto applied = (*a)->poll(warnings);
+  REQUIRE(applied);
+  CHECK(*applied == 3);  // pair 2's second copy is left out
+  CHECK(warnings.empty());
+  // By hand: the pairs in the order read (shard 0's file first), each with its own k and sign.
+  spsa::Tuner by_hand(h.spsa->params, h.spsa->schedule, 1, {true});
+  for (auto [k, result] : {std::pair<int64_t, double>{1, 2}, {3, -1}, {2, 1}}) {
+    journal::SpsaPair p = shard_tuner.dispatch(k);
+    p.result = result;
+    by_hand.apply(p);
+  }
+  CHECK((*a)->theta() == by_hand.theta());
+  published = spsa::read_published_theta(out, 1);
+  REQUIRE(published);
+  CHECK(published->applied == 3);
+  CHECK(published->theta == by_hand.theta());
+  CHECK_FALSE((*a)->complete());
+
+  // A restarted coordinator continues from its journal: nothing applied twice, the last pair when it comes.
+  a->reset();
+  auto again = spsa::Applier::open(out, h0);
+  REQUIRE_MESSAGE(again, (again ? "" : again.error()));
+  CHECK((*again)->applied() == 3);
+  CHECK((*again)->theta() == by_hand.theta());
+  CHECK(*(*again)->poll(warnings) == 0);
+  std::ofstream(dir.path / "segments/shard-1-of-2.20261126T000100Z.a.3.jsonl", std::ios::app)
+      << pair_line(4, 0) << "\n";
+  CHECK(*(*again)->poll(warnings) == 1);
+  CHECK((*again)->complete());
+  auto journal = journal::read_journal(spsa::applied_path(out));
+  REQUIRE(journal);
+  REQUIRE(journal->spsa_pairs.size() == 4);
+  CHECK(journal->spsa_pairs[3].k == 4);
+  CHECK(journal->games.size() == 8);
 }
