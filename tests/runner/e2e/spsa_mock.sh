@@ -66,6 +66,23 @@ spsa "$TMP/confirmed" --pairs 200 --seed 5 --concurrency 2 --then-sprt elo0=0 el
 grep -q "m-tuned vs m-start" "$TMP/then.txt" || fail "the SPRT did not play m-tuned against m-start: $(cat "$TMP/then.txt")"
 pass "--then-sprt: the tuned values beat the start values ($(grep -m1 'H1' "$TMP/then.txt" | sed 's/^ *//'))"
 
+# The live page of a run: theta's charts' data, the boards, the finished games.
+MOCK_ARGS="--think-ms 2"
+spsa "$TMP/live" --pairs 150 --seed 6 --concurrency 2 --web 0 &
+runner=$!
+port=$(live_port "$TMP/live.err")
+for _ in $(seq 100); do
+  state=$(http_body "$port" /api/state)
+  jq -e '.spsa.pairs_done >= 10 and (.boards | length) > 0' <<<"$state" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+jq -e '[.spsa.params[].name] == ["X", "Y"] and (.spsa.k | length) >= 10 and (.spsa.theta[0] | length) == (.spsa.k | length)
+       and (.spsa.c[1] | length) == (.spsa.k | length) and .finished_total >= 20 and (.status | startswith("SPSA "))' \
+  <<<"$state" >/dev/null || fail "the live page of the SPSA run: ${state:0:600}"
+wait "$runner" || fail "the SPSA run with its page failed: $(tail -3 "$TMP/live.err")"
+MOCK_ARGS=
+pass "the live page: theta over $(jq '.spsa.k | length' <<<"$state") pairs, boards, $(jq .finished_total <<<"$state") finished games"
+
 # Bad parameters: one line each, naming the parameter.
 # shellcheck disable=SC2046
 expect_error "parameter 'Z': engine 'm' has no option 'Z'" spsa --engine $(mock m --optimum 60,40) \

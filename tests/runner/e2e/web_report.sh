@@ -89,3 +89,23 @@ grep -q 'not available (its moves are not in the report' <<<"${seen[10]}" || fai
 [ "${seen[11]}" = '""' ] || fail "the last game's board or charts stayed beside a game without moves: ${seen[11]:0:80}"
 [ "${seen[12]}" = '"|time-forfeit"' ] || fail "the termination filter's choices: ${seen[12]}"
 pass "the report in Chromium: charts, ${seen[3]} time loss(es) marked, a replay, filters, no console error"
+
+# An SPSA run's report: one chart of theta per parameter, above the standings of its two sides.
+# shellcheck disable=SC2046
+"$ARENA" spsa --engine $(mock m --optimum 60,40) --param X=20,0,100,6,0.05 --param Y=80,0,100,6,0.05 --pairs 120 \
+  --each tc=10+0.1 --openings file="$OPENINGS" order=random --max-plies 200 --kifu none --out "$TMP/spsa" --quiet \
+  >"$TMP/spsa.out" 2>&1 || fail "the SPSA run failed: $(tail -5 "$TMP/spsa.out")"
+"$ARENA" report "$TMP/spsa" >/dev/null 2>"$TMP/spsa-report.err" || fail "the SPSA report failed: $(cat "$TMP/spsa-report.err")"
+"$CDP_PROBE" "$devtools" open "file://$TMP/spsa/report.html" \
+  eval 'document.getElementById("spsa-section").hidden' \
+  eval '[...document.querySelectorAll(".spsa-chart")].map(e => e.dataset.param).join("|")' \
+  eval 'document.querySelectorAll(".spsa-chart polyline.theta").length' \
+  eval 'Number(document.querySelector(".spsa-chart[data-param=X]").dataset.theta)' \
+  shot "$OUTPUT/web_report_spsa.png" \
+  >"$TMP/probe-spsa.out" 2>&1 || fail "the SPSA report did not render cleanly: $(cat "$TMP/probe-spsa.out")"
+mapfile -t seen <"$TMP/probe-spsa.out"
+[ "${seen[0]}" = false ] || fail "the SPSA charts are hidden"
+[ "${seen[1]}" = '"X|Y"' ] || fail "charts: ${seen[1]}"
+[ "${seen[2]}" = 2 ] || fail "theta lines drawn: ${seen[2]}"
+awk -v x="${seen[3]}" 'BEGIN { exit !(x > 20) }' || fail "theta X did not move from 20: ${seen[3]}"
+pass "the SPSA report in Chromium: a chart of theta per parameter (X ends at ${seen[3]})"
