@@ -58,18 +58,18 @@ tournament::EngineLogs engine_logs(const config::Config& c, const std::optional<
   return logs;
 }
 
-// The runner's own CPU time and peak memory, for the summary.
-void add_own_usage(tournament::Summary& s) {
-  struct rusage self {};
-  if (getrusage(RUSAGE_SELF, &self) != 0) return;
-  auto seconds = [](const timeval& tv) { return double(tv.tv_sec) + double(tv.tv_usec) / 1e6; };
-  s.runner_user_s = seconds(self.ru_utime);
-  s.runner_sys_s = seconds(self.ru_stime);
-  s.runner_cpu_s = s.runner_user_s + s.runner_sys_s;
-  s.runner_max_rss_kb = self.ru_maxrss;
-}
-
 }  // namespace
+
+OwnUsage own_usage() {
+  OwnUsage u;
+  struct rusage self {};
+  if (getrusage(RUSAGE_SELF, &self) != 0) return u;
+  auto seconds = [](const timeval& tv) { return double(tv.tv_sec) + double(tv.tv_usec) / 1e6; };
+  u.user_s = seconds(self.ru_utime);
+  u.sys_s = seconds(self.ru_stime);
+  u.max_rss_kb = self.ru_maxrss;
+  return u;
+}
 
 void RunCli::add_to(CLI::App& app, std::optional<config::TournamentType> type) { options_.add_to(app, type); }
 
@@ -135,7 +135,11 @@ int run_tournament(const config::Config& c, const std::atomic<bool>* stop) {
   s.journal = t.journal_path();
   s.resumed_games = t.resumed_games();
   s.engine_moves = t.engine_moves();
-  add_own_usage(s);
+  const OwnUsage usage = own_usage();
+  s.runner_user_s = usage.user_s;
+  s.runner_sys_s = usage.sys_s;
+  s.runner_cpu_s = usage.user_s + usage.sys_s;
+  s.runner_max_rss_kb = usage.max_rss_kb;
   if (c.json) {
     std::cout << tournament::summary_json(t.tally(), s) << std::endl;
     if (!c.quiet) std::cerr << tournament::summary_text(t.tally(), s);

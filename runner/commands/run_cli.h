@@ -17,6 +17,13 @@ class App;
 
 namespace arena::commands {
 
+// The runner's own CPU time and peak memory so far (engines excluded), for a run's summary; -1 when unknown.
+struct OwnUsage {
+  double user_s = -1, sys_s = -1;
+  int64_t max_rss_kb = -1;
+};
+OwnUsage own_usage();
+
 // The shard of a run spread over a cluster that `config.shard` names (nullopt: the whole run). Throws ConfigError.
 std::optional<journal::Shard> shard_of(const config::Config& config);
 

@@ -107,6 +107,7 @@ int run_spsa(const config::Config& c, const std::atomic<bool>* stop) {
   s.resumed_pairs = run.resumed_pairs();
   s.journal = run.journal_path();
   s.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (const OwnUsage usage = own_usage(); usage.user_s >= 0) s.runner_cpu_s = usage.user_s + usage.sys_s;
   s.exit_code = result.end == spsa::RunEnd::Completed ? 0 : 2;
   if (shard) {
     // A shard's pairs are the coordinator's to apply: its theta is the last it read, not the run's.

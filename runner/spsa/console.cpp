@@ -150,6 +150,12 @@ std::string summary_text(const Run& run, const Summary& sum) {
   out += "Mean result of the last " + std::to_string(p.recent_pairs) +
          " pairs (theta+ wins minus theta- wins): " + (p.recent_pairs ? signed_fixed(p.recent_mean, 3) : "-") + "\n";
   out += "Faults: " + faults_text(p.faults) + "\n";
+  if (sum.elapsed_s > 0 && sum.pairs_played > 0) {
+    out += "Speed: " + fixed(3600.0 * double(sum.pairs_played) / sum.elapsed_s, 0) + " pairs an hour";
+    if (sum.runner_cpu_s >= 0)
+      out += "; the runner's own CPU " + fixed(1000.0 * sum.runner_cpu_s / double(sum.pairs_played), 2) + " ms a pair";
+    out += "\n";
+  }
   out += tuned_engine_text(run.config().engines[0], t);
   if (!sum.params_file.empty()) out += "\nParams file with the tuned values as START: " + sum.params_file + "\n";
   out += "Journal: " + sum.journal + "\n";
@@ -190,6 +196,7 @@ std::string summary_json(const Run& run, const Summary& sum) {
   o.emplace("params_file", sum.params_file);
   o.emplace("journal", sum.journal);
   o.emplace("elapsed_s", sum.elapsed_s);
+  o.emplace("runner_cpu_s", sum.runner_cpu_s);
   return json::serialize(o);
 }
 

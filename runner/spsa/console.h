@@ -46,6 +46,7 @@ struct Summary {
   int64_t resumed_pairs = 0;  // journaled before it
   std::string journal;
   std::string params_file;  // where the tuned params file was written (empty: not written)
+  double runner_cpu_s = -1;  // the runner's own CPU time (engines excluded); < 0: unknown
 };
 // The end of the run as text: each parameter from its start to theta, the mean result, the tuned engine as an
 // --engine line and a YAML entry, the params file.
