@@ -38,28 +38,6 @@ std::optional<journal::Shard> shard_of(const config::Config& c) {
   return *parsed;
 }
 
-namespace {
-
-tournament::EngineLogs engine_logs(const config::Config& c, const std::optional<journal::Shard>& shard) {
-  tournament::EngineLogs logs;
-  if (c.output.engine_logs || c.output.io_logs) {
-    logs.dir = c.output.dir + "/logs";
-    // Shards share OUT from many nodes: each process logs into a folder of its own (appends from several NFS
-    // clients to one file interleave).
-    if (shard)
-      logs.dir += "/shard-" + std::to_string(shard->index) + "-of-" + std::to_string(shard->count) + "." +
-                  journal::host_name() + "." + std::to_string(::getpid());
-    std::error_code ec;
-    std::filesystem::create_directories(logs.dir, ec);
-    if (ec) throw config::ConfigError(logs.dir + ": cannot create the folder: " + ec.message());
-  }
-  logs.stderr_log = c.output.engine_logs;
-  logs.io_log = c.output.io_logs;
-  return logs;
-}
-
-}  // namespace
-
 OwnUsage own_usage() {
   OwnUsage u;
   struct rusage self {};
@@ -81,7 +59,9 @@ int RunCli::run(const std::atomic<bool>* stop) const {
 
 int run_tournament(const config::Config& c, const std::atomic<bool>* stop) {
   const std::optional<journal::Shard> shard = shard_of(c);
-  const tournament::EngineLogs logs = engine_logs(c, shard);
+  const auto logs_made = tournament::engine_logs_of(c, shard);
+  if (!logs_made) throw config::ConfigError(logs_made.error());
+  const tournament::EngineLogs& logs = *logs_made;
   tournament::EngineFactory engines;
   if (c.via_csa_server) {
     auto relay = tournament::make_csa_server_engines(c.engines, c.game, logs);

@@ -86,13 +86,18 @@ std::expected<StartedEngine, StartFailure> start_engine(const EngineConfig& conf
   if (auto c = check_all(*client, config.options); !c.ok()) return fail_with_client(StartFailure::Step::Options, c.text);
   bool ponder_given = false;
   for (const auto& option : config.options) ponder_given |= usi::iequals(option.first, "USI_Ponder");
-  for (const auto& [option, value] : config.options)
-    if (auto s = client->set_option(option, value); !s.ok())
+  // A value the engine refuses is named with its reason; a pipe that breaks is the engine's exit.
+  auto option_failed = [&](const std::string& option, const usi::Result& s) -> std::unexpected<StartFailure> {
+    if (s.status == usi::Status::Disconnected)
       return fail_exited(StartFailure::Step::Options, "while its options were sent");
+    return fail_with_client(StartFailure::Step::Options, "setoption " + option + ": " + s.text);
+  };
+  for (const auto& [option, value] : config.options)
+    if (auto s = client->set_option(option, value); !s.ok()) return option_failed(option, s);
   // GUIs always tell engines whether they will be asked to ponder; engines that do not know it ignore it.
   if (!ponder_given)
     if (auto s = client->set_option("USI_Ponder", config.ponder ? "true" : "false"); !s.ok())
-      return fail_exited(StartFailure::Step::Options, "while its options were sent");
+      return option_failed("USI_Ponder", s);
 
   t0 = SteadyClock::now();
   r = client->is_ready(t0 + config.startup_timeout);

@@ -124,4 +124,10 @@ class Player {
 PlayedGame play_game(Player& black, Player& white, const std::string& start_position, const GameOptions& options,
                      const std::atomic<bool>* interrupt = nullptr, GameWatcher* watcher = nullptr);
 
+// The game a side lost without a move because its engine could not be started (`why`), scored as a crash
+// (Disconnect) and recorded like a played game: the event, both clocks, the opening's moves. `loser` is BLACK or
+// WHITE. A `start_position` the rules reject is recorded as the standard start.
+PlayedGame unstarted_game(const GameOptions& options, const EngineConfig& black, const EngineConfig& white,
+                          const std::string& start_position, shogi::Color loser, const std::string& why);
+
 }  // namespace arena::game

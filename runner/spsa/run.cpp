@@ -10,7 +10,7 @@
 
 #include "config/values.h"
 #include "game/game.h"
-#include "journal/run_identity.h"
+#include "journal/run_start.h"
 #include "journal/segments.h"
 #include "journal/spsa_pair.h"
 #include "process/engine_process.h"
@@ -26,15 +26,6 @@ namespace {
 
 constexpr size_t kRecentPairs = 100;
 constexpr int kMaxStartFailures = 3;  // in a row, for one side of one worker: then the run stops
-
-std::string iso_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 tournament::Schedule make_schedule(const config::Config& c, size_t openings) {
   tournament::Schedule::Params p;
@@ -57,26 +48,6 @@ bool same_params(const std::vector<stats::SpsaParam>& a, const std::vector<stats
   return true;
 }
 
-// The game a side could not even start for: lost by it, as a tournament scores an engine that cannot be restarted.
-PlayedGame failed_game(const std::string (&names)[2], int black, int loser, const std::string& start_position,
-                       const std::string& why) {
-  PlayedGame g;
-  g.names[shogi::BLACK] = names[black];
-  g.names[shogi::WHITE] = names[1 - black];
-  g.start_time = g.end_time = std::chrono::system_clock::now();
-  shogi::GameRecord record;
-  if (record.start(start_position)) {
-    g.start_sfen = record.start_sfen();
-    for (shogi::Move m : record.moves()) g.moves.push_back(MoveRecord{m, 0, {}, true});
-  } else {
-    g.start_sfen = std::string(shogi::START_SFEN);
-  }
-  g.result.outcome = loser == black ? Outcome::WhiteWin : Outcome::BlackWin;
-  g.result.termination = Termination::Disconnect;
-  g.result.detail = names[loser] + " could not be started: " + why;
-  return g;
-}
-
 }  // namespace
 
 // One worker's two engine processes (theta+ and theta-) on one event loop, kept across pairs.
@@ -88,11 +59,7 @@ class Run::Worker {
       c.name = run.names_[side];
       // This worker's thread starts, plays and stops these engines: they may die with it (kill -9 of the runner).
       c.die_with_starting_thread = true;
-      const std::string base = (fs::path(run.config_.output.dir) / "logs" /
-                                (tournament::safe_file_name(c.name) + "-w" + std::to_string(id + 1)))
-                                   .string();
-      if (run.config_.output.engine_logs) c.stderr_log = base + ".stderr";
-      if (run.config_.output.io_logs) c.io_log = base + ".io";
+      run.logs_.configure(c, id);
       configs_[side] = std::move(c);
     }
   }
@@ -115,6 +82,7 @@ class Run::Worker {
     return {};
   }
   int failures(int side) const { return failures_[side]; }
+  const game::EngineConfig& config(int side) const { return configs_[side]; }
   game::Player& player(int side) { return *players_[side]; }
   void release_dead(bool always) {
     for (auto& p : players_)
@@ -164,6 +132,11 @@ std::expected<std::vector<bool>, std::string> Run::check_engine_options() {
                              "' (it offers: " + (offered.empty() ? "none" : offered) + ")");
     if (o->type == usi::OptionType::Spin) {
       const double low = std::ceil(p.min), high = std::floor(p.max);
+      if (high - low < 1)
+        return std::unexpected(who + ": the engine's option " + o->name +
+                               " is a spin, which takes whole numbers, and the range " + config::number_text(p.min) +
+                               ".." + config::number_text(p.max) +
+                               " holds fewer than two; give the range in the option's own units");
       if (!o->min || !o->max || double(*o->min) > low || double(*o->max) < high)
         return std::unexpected(who + ": the engine's spin option " + o->name + " takes " +
                                (o->min && o->max ? std::to_string(*o->min) + ".." + std::to_string(*o->max)
@@ -188,17 +161,10 @@ std::expected<void, std::string> Run::open(Observer& observer) {
   if (!rounded) return std::unexpected(rounded.error());
   tuner_ = std::make_unique<Tuner>(config_.spsa.params, config_.spsa.schedule, config_.spsa.seed, *rounded);
 
-  std::error_code ec;
-  const fs::path dir(config_.output.dir);
-  fs::create_directories(dir, ec);
-  if (ec) return std::unexpected(dir.string() + ": cannot create the output directory: " + ec.message());
-  for (const fs::path& sub : {fs::path(records_.dir), dir / "logs"}) {
-    if (sub.empty() || (sub == dir / "logs" && !config_.output.engine_logs && !config_.output.io_logs)) continue;
-    fs::create_directories(sub, ec);
-    if (ec) return std::unexpected(sub.string() + ": cannot create the folder: " + ec.message());
-  }
-  const std::string& path = config_.output.journal;
-  if (const fs::path parent = fs::path(path).parent_path(); !parent.empty()) fs::create_directories(parent, ec);
+  if (auto made = journal::make_output_folders(config_, records_.dir); !made) return made;
+  auto logs = tournament::engine_logs_of(config_, shard_);
+  if (!logs) return std::unexpected(logs.error());
+  logs_ = std::move(*logs);
 
   std::vector<std::string> positions;
   for (const tournament::Opening& o : openings_) positions.push_back(o.position);
@@ -208,74 +174,51 @@ std::expected<void, std::string> Run::open(Observer& observer) {
   header.games = schedule_.games();
   header.games_per_pair = 2;
   header.schedule = tournament::schedule_id(schedule_, header.engines, positions);
-  header.created = iso_now();
-  header.host = journal::host_name();
-  header.pid = int64_t(::getpid());
-  auto identity = journal::make_run_identity(config_);
-  if (!identity) return std::unexpected(identity.error());
-  header.identity = std::move(*identity);
-  header.spsa =
-      journal::SpsaSpec{config_.engines[0].name, config_.spsa.params, config_.spsa.schedule, config_.spsa.seed};
-  if (shard_) return open_segment(std::move(header));
+  if (auto stamped = journal::stamp_header(header, config_); !stamped) return stamped;
+  header.spsa = journal::SpsaSpec{config_.engines[0].name, config_.spsa.params, config_.spsa.schedule,
+                                  config_.spsa.seed, *rounded};
+  if (shard_) return open_segment(std::move(header), observer);
 
-  const bool exists = fs::exists(path, ec) && fs::file_size(path, ec) > 0;
-  if (exists && !config_.resume && !config_.overwrite)
-    return std::unexpected(path +
-                           ": the journal already exists; use --resume to continue that run or --overwrite "
-                           "to start afresh (or choose another --out)");
-  if (!exists || !config_.resume) {
+  const std::string& path = config_.output.journal;
+  auto resumed = journal::read_journal_to_resume(config_.output.dir, path, header, config_.resume, config_.overwrite);
+  if (!resumed) return std::unexpected(resumed.error());
+  if (!*resumed) {
     auto writer = journal::JournalWriter::create(path, header);
     if (!writer) return std::unexpected(writer.error());
     journal_ = std::move(*writer);
     return {};
   }
-  auto contents = journal::read_journal(path);
-  if (!contents) return std::unexpected(contents.error());
-  for (const std::string& w : contents->warnings) observer.warning(w);
-  const auto& h = contents->header;
-  if (!h || h->type != "spsa" || !h->spsa)
-    return std::unexpected(path + ": not the journal of an SPSA run; choose another --out or --overwrite it");
-  if (!same_params(h->spsa->params, config_.spsa.params))
+  journal::JournalContents& contents = **resumed;
+  for (const std::string& w : contents.warnings) observer.warning(w);
+  if (!contents.header->spsa || !same_params(contents.header->spsa->params, config_.spsa.params))
     return std::unexpected(path + ": the journal tunes other parameters (or from other starts or ranges)");
-  if (h->schedule != header.schedule)
-    return std::unexpected(path + ": the journal was written for another schedule (pairs, openings, their order)");
-  if (h->identity)
-    if (std::string d = journal::identity_difference(*h->identity, *header.identity); !d.empty())
-      return std::unexpected(path + ": the journal was written by another run: " + d);
-  for (const journal::SpsaPair& p : contents->spsa_pairs) {
+  for (const journal::SpsaPair& p : contents.spsa_pairs) {
     if (p.k > config_.spsa.schedule.iterations || !done_.insert(p.k).second)
       return std::unexpected(path + ": pair " + std::to_string(p.k) + " is beyond the run or journaled twice");
     if (p.theta) tuner_->restore(*p.theta);
     recent_.push_back(p.result);
     if (recent_.size() > kRecentPairs) recent_.pop_front();
   }
-  for (const journal::JournalGame& g : contents->games) tally_.add(g);
+  for (const journal::JournalGame& g : contents.games) tally_.add(g);
   resumed_ = int64_t(done_.size());
-  resumed_history_ = std::move(contents->spsa_pairs);
-  auto writer = journal::JournalWriter::append_to(path, contents->valid_size);
+  resumed_history_ = std::move(contents.spsa_pairs);
+  auto writer = journal::JournalWriter::append_to(path, contents.valid_size);
   if (!writer) return std::unexpected(writer.error());
   journal_ = std::move(*writer);
   return {};
 }
 
-std::expected<void, std::string> Run::open_segment(journal::JournalHeader header) {
+std::expected<void, std::string> Run::open_segment(journal::JournalHeader header, Observer& observer) {
   header.shard = *shard_;
-  std::error_code ec;
-  fs::create_directories(journal::segments_dir(config_.output.dir), ec);
-  if (ec) return std::unexpected(journal::segments_dir(config_.output.dir) + ": cannot create it: " + ec.message());
   // Every pair journaled in any segment is done, whichever process played it; a segment of another run is refused.
-  auto merged = journal::read_segments(config_.output.dir, &header);
+  auto merged =
+      journal::read_segments_to_resume(config_.output.dir, header, *shard_, config_.resume, config_.overwrite);
   if (!merged) return std::unexpected(merged.error());
-  int64_t owned = 0;
+  for (const std::string& w : merged->warnings) observer.warning(w);
   for (const journal::JournalGame& g : merged->games) {
     tally_.add(g);
-    if (g.game_in_pair != 0) continue;
-    done_.insert(g.pair + 1);
-    owned += shard_->owns_pair(g.pair) ? 1 : 0;
+    if (g.game_in_pair == 0) done_.insert(g.pair + 1);
   }
-  if (owned > 0 && !config_.resume)
-    return std::unexpected(journal::segments_dir(config_.output.dir) + ": shard " + shard_->text() + " already has " +
-                           std::to_string(owned) + " pairs there; use --resume to continue it");
   resumed_ = int64_t(done_.size());
   journal_path_ = journal::new_segment_path(config_.output.dir, *shard_);
   auto writer = journal::JournalWriter::create(journal_path_, header, true);
@@ -301,14 +244,43 @@ bool Run::reserve_pair(int64_t& k) {
   return false;
 }
 
-bool Run::wait_for_theta(int64_t k) {
+bool Run::wait_for_theta(int64_t k, Observer& observer) {
+  using clock = std::chrono::steady_clock;
   const int64_t window = 2 * int64_t(shard_->count) * std::max(1, config_.concurrency);
+  const std::string path = theta_path(config_.output.dir);
+  // The coordinator republishes theta every 30 s while it runs: a file that stops changing means its job is gone.
+  // Its time stamp is compared with itself only (the nodes' clocks may differ).
+  std::optional<fs::file_time_type> stamp;
+  const auto waiting_since = clock::now();
+  auto changed = waiting_since, noted = waiting_since;
+  const auto timeout = std::chrono::seconds(config_.spsa.coordinator_timeout_s);
   for (;;) {
     const auto published = read_published_theta(config_.output.dir, config_.spsa.params.size());
-    if ((published ? published->applied : 0) >= k - window) return true;
+    const int64_t applied = published ? published->applied : 0;
+    if (applied >= k - window) return true;
+    const auto now = clock::now();
+    std::error_code ec;
+    if (const fs::file_time_type t = fs::last_write_time(path, ec); !ec && (!stamp || t != *stamp))
+      stamp = t, changed = now;
     {
       std::lock_guard lock(mutex_);
       if (stop_ || stop_file_seen()) return false;
+      const auto seconds = [](clock::duration d) {
+        return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(d).count());
+      };
+      if (now - changed >= timeout) {
+        if (fatal_.empty())
+          fatal_ = path + ": the coordinator has not published theta for " + seconds(now - changed) +
+                   " s (is its job running?); the pairs played are journaled: submit the run again to go on";
+        stop_ = true;
+        return false;
+      }
+      if (now - noted >= std::chrono::seconds(60)) {
+        noted = now;
+        observer.warning("pair " + std::to_string(k) + " waits for the coordinator to apply pair " +
+                         std::to_string(k - window) + " (" + std::to_string(applied) + " applied; waiting " +
+                         seconds(now - waiting_since) + " s)");
+      }
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
@@ -339,14 +311,19 @@ void Run::play_pairs(int id, Observer& observer) {
       std::lock_guard lock(mutex_);
       if (!reserve_pair(k)) break;
     }
-    if (shard_ && !wait_for_theta(k)) return;
+    if (shard_ && !wait_for_theta(k, observer)) return;
+    // The signs and values of pair k come from theta as it is now: a shard's, as the coordinator published it (read
+    // outside the lock: a file on NFS may be slow).
+    std::optional<PublishedTheta> published;
+    if (shard_) published = read_published_theta(config_.output.dir, config_.spsa.params.size());
     journal::SpsaPair pair;
     {
-      // The signs and values of pair k come from theta as it is now: a shard's, as the coordinator published it.
       std::lock_guard lock(mutex_);
-      if (shard_)
-        if (auto published = read_published_theta(config_.output.dir, config_.spsa.params.size()))
-          tuner_->restore(published->theta);
+      if (published)
+        tuner_->restore(published->theta);
+      else if (shard_ && k > 2 * int64_t(shard_->count) * std::max(1, config_.concurrency))
+        observer.warning(theta_path(config_.output.dir) + ": cannot read theta; pair " + std::to_string(k) +
+                         " plays the last theta read");
       pair = tuner_->dispatch(k);
     }
     const int64_t first_game = 2 * (pair.k - 1);
@@ -364,7 +341,8 @@ void Run::play_pairs(int id, Observer& observer) {
           fatal(names_[side] + ": " + r.error());
           return;
         }
-        games[g] = failed_game(names_, black, side, start, r.error());
+        games[g] = game::unstarted_game(config_.game, engines.config(black), engines.config(1 - black), start,
+                                        side == black ? shogi::BLACK : shogi::WHITE, r.error());
         ready = false;
         break;
       }
@@ -373,8 +351,10 @@ void Run::play_pairs(int id, Observer& observer) {
         games[g] = game::play_game(engines.player(black), engines.player(1 - black), start, config_.game, &stop_,
                                    watcher.get());
       }
-      // A game the runner stopped is not journaled: its pair is played again by a resumed run.
+      // A game the runner stopped is not journaled: its pair is played again by a resumed run. Nor is one whose
+      // engine died of the signal that stops the runner (a batch system's): its result says nothing of theta.
       if (games[g].result.termination == Termination::Interrupted && stop_) return;
+      if (games[g].result.termination == Termination::Disconnect && tournament::signalled_soon(external_stop_)) return;
       engines.release_dead(config_.restart == config::RestartPolicy::Always);
     }
     if (!record(pair, games, observer)) return;
@@ -438,6 +418,7 @@ Progress Run::progress() const {
 }
 
 RunResult Run::run(Observer& observer, const std::atomic<bool>* stop) {
+  external_stop_ = stop;
   const int64_t remaining = config_.spsa.schedule.iterations - int64_t(done_.size());
   const int workers = int(std::max<int64_t>(1, std::min<int64_t>(config_.concurrency, remaining)));
   if (std::string w = config::oversubscription_warning(workers, config::default_concurrency()); !w.empty())
@@ -453,10 +434,8 @@ RunResult Run::run(Observer& observer, const std::atomic<bool>* stop) {
         interrupted_ = true;
         stop_ = true;
       }
-      const Progress p = progress_locked();
-      lock.unlock();
-      observer.tick(p);
-      lock.lock();
+      // Under the lock, as every other call of the observer: the console is not for two threads at once.
+      observer.tick(progress_locked());
     }
   }
   for (std::thread& t : threads) t.join();

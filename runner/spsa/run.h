@@ -35,6 +35,7 @@
 #include "journal/journal.h"
 #include "journal/shard.h"
 #include "spsa/tuner.h"
+#include "tournament/engines.h"
 #include "tournament/openings.h"
 #include "tournament/records.h"
 #include "tournament/schedule.h"
@@ -52,8 +53,8 @@ struct Progress {
   tournament::EngineRecord faults;  // both sides' crashes, stalls, time losses, illegal moves
 };
 
-// Told about the run as it goes. Calls come from worker threads under the run's lock (keep them short), except
-// tick(), which comes from the thread that called run().
+// Told about the run as it goes, always under the run's lock (keep the calls short): pair_finished() and warning()
+// from worker threads, tick() from the thread that called run(), watch_game() excepted (see there).
 class Observer {
  public:
   virtual ~Observer() = default;
@@ -127,12 +128,13 @@ class Run {
  private:
   class Worker;
   std::expected<std::vector<bool>, std::string> check_engine_options();
-  std::expected<void, std::string> open_segment(journal::JournalHeader header);
+  std::expected<void, std::string> open_segment(journal::JournalHeader header, Observer& observer);
   // The next pair for this process to play (with mutex_ held); false when there is none (or the run stops).
   bool reserve_pair(int64_t& k);
   // A shard: waits (without the lock) until the coordinator has applied enough pairs for pair k; false if the run
   // stops meanwhile.
-  bool wait_for_theta(int64_t k);
+  // Gives up (fatal) when the coordinator has not published theta for spsa.coordinator_timeout_s.
+  bool wait_for_theta(int64_t k, Observer& observer);
   bool stop_file_seen();
   void worker(int id, Observer& observer);
   void play_pairs(int id, Observer& observer);
@@ -148,6 +150,8 @@ class Run {
   std::string journal_path_;
   std::string names_[2];
   tournament::RecordSettings records_;
+  tournament::EngineLogs logs_;
+  const std::atomic<bool>* external_stop_ = nullptr;  // the signal run() polls
   std::unique_ptr<Tuner> tuner_;
 
   mutable std::mutex mutex_;

@@ -107,7 +107,7 @@ class CsaServerEngines final : public WorkerEngines {
     for (size_t i = 0; i < configs_.size(); ++i) {
       logs_.push_back(std::make_unique<csa::ProtocolLog>());
       if (logs.dir.empty()) continue;
-      const std::string base = logs.dir + "/" + safe_file_name(configs_[i].name) + "-w" + std::to_string(worker + 1);
+      const std::string base = logs.stem(configs_[i].name, worker);
       if (logs.stderr_log) configs_[i].stderr_log = base + ".stderr";
       // The CSA lines both ways and the engine's USI lines, in one timestamped file per engine and worker.
       if (logs.io_log) logs_.back()->open(base + ".csa.log", nullptr);

@@ -7,12 +7,15 @@
 #include <expected>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "config/config.h"
 #include "game/game.h"
 #include "game/game_result.h"
 #include "game/game_watch.h"
+#include "journal/shard.h"
 
 namespace arena::tournament {
 
@@ -45,7 +48,23 @@ struct EngineLogs {
   std::string dir;         // empty: no logs
   bool stderr_log = true;  // <dir>/<engine>-w<worker>.stderr
   bool io_log = false;     // <dir>/<engine>-w<worker>.io
+
+  // "<dir>/<engine>-w<worker>" (worker 0-based, named from 1), the files' common stem; empty without logs.
+  std::string stem(const std::string& engine, int worker) const;
+  // Sets the engine's log files as the run asks.
+  void configure(game::EngineConfig& engine, int worker) const;
 };
+
+// The engine logs a run asks for (--engine-logs, --io-logs) under OUT/logs, the folder made. Shards share OUT from
+// many nodes: each process logs into a folder of its own, as appends from several NFS clients to one file
+// interleave. The error names the folder that cannot be made.
+std::expected<EngineLogs, std::string> engine_logs_of(const config::Config& config,
+                                                      const std::optional<journal::Shard>& shard);
+
+// Whether `external_stop` (the runner told to stop by a signal) is raised within 200 ms: asked when an engine
+// died. A batch system stops a job by signalling all its processes at once (scancel, a requeue, a time limit), and
+// the engines may die a moment before the runner sees its own SIGTERM: such deaths are not crashes.
+bool signalled_soon(const std::atomic<bool>* external_stop);
 
 // Real engines: one game::Player per engine, created and started on demand.
 EngineFactory make_usi_engines(std::vector<game::EngineConfig> engines, game::GameOptions options, EngineLogs logs);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "journal/run_identity.h"
+#include "journal/run_start.h"
 #include "journal/segments.h"
 #include "rules/game_end.h"
 
@@ -20,17 +21,6 @@ namespace {
 
 // An engine that cannot be started this many times in a row stops the tournament: it is not a crash any more.
 constexpr int MAX_START_FAILURES = 3;
-
-std::string iso_now() {
-  auto now = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now());
-  auto day = std::chrono::floor<std::chrono::days>(now);
-  std::chrono::year_month_day ymd{day};
-  std::chrono::hh_mm_ss hms{now - day};
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02dZ", int(ymd.year()), unsigned(ymd.month()),
-                unsigned(ymd.day()), int(hms.hours().count()), int(hms.minutes().count()), int(hms.seconds().count()));
-  return buf;
-}
 
 bool broken(const PlayedGame& game) {
   return game.result.termination == Termination::Disconnect || game.result.termination == Termination::Interrupted;
@@ -73,21 +63,8 @@ Tournament::Tournament(config::Config config, std::vector<Opening> openings, Eng
 Tournament::~Tournament() = default;
 
 std::expected<void, std::string> Tournament::open(Observer& observer) {
-  std::error_code ec;
-  const fs::path dir(config_.output.dir);
-  fs::create_directories(dir, ec);
-  if (ec) return std::unexpected(dir.string() + ": cannot create the output directory: " + ec.message());
-  if (!records_.dir.empty()) {
-    fs::create_directories(records_.dir, ec);
-    if (ec) return std::unexpected(records_.dir + ": cannot create the folder: " + ec.message());
-  }
-  if (config_.output.engine_logs || config_.output.io_logs) {
-    fs::create_directories(dir / "logs", ec);
-    if (ec) return std::unexpected((dir / "logs").string() + ": cannot create the folder: " + ec.message());
-  }
+  if (auto made = journal::make_output_folders(config_, records_.dir); !made) return made;
   const std::string& path = config_.output.journal;
-  const fs::path parent = fs::path(path).parent_path();
-  if (!parent.empty()) fs::create_directories(parent, ec);
 
   std::vector<std::string> positions;
   for (const Opening& o : openings_) positions.push_back(o.position);
@@ -98,46 +75,22 @@ std::expected<void, std::string> Tournament::open(Observer& observer) {
   header.games_per_pair = schedule_.games_per_pair();
   header.schedule = schedule_id(schedule_, names_, positions);
   if (config_.type == config::TournamentType::Sprt) header.sprt = config_.sprt;
-  header.created = iso_now();
-  header.host = journal::host_name();
-  header.pid = int64_t(::getpid());
-  auto identity = journal::make_run_identity(config_);
-  if (!identity) return std::unexpected(identity.error());
-  header.identity = std::move(*identity);
+  if (auto stamped = journal::stamp_header(header, config_); !stamped) return stamped;
   if (shard_) return open_segment(std::move(header), observer);
   journal_path_ = path;
 
-  const bool exists = fs::exists(path, ec) && fs::file_size(path, ec) > 0;
-  if (exists && !config_.resume && !config_.overwrite)
-    return std::unexpected(path +
-                           ": the journal already exists; use --resume to continue that run or --overwrite "
-                           "to start afresh (or choose another --out)");
-  if (fs::exists(journal::segments_dir(config_.output.dir), ec))
-    return std::unexpected(config_.output.dir +
-                           ": holds the journal segments of a sharded run; continue it with --shard (e.g. --shard 0/1 "
-                           "--resume), read it with `stats` or `merge`, or use another --out");
-  if (exists && config_.resume) {
-    auto contents = journal::read_journal(path);
-    if (!contents) return std::unexpected(contents.error());
-    if (!contents->header) return std::unexpected(path + ": the journal has no header line; cannot resume it");
-    if (contents->header->merged_segments > 0)
-      return std::unexpected(path + ": a journal merged from shards; continue the run with --shard, not here");
-    if (contents->header->schedule != header.schedule)
-      return std::unexpected(path +
-                             ": the journal was written for a different schedule (engines, openings, "
-                             "rounds, order or seed differ); resume with the same settings, or use --out");
-    if (contents->header->identity)
-      if (std::string d = journal::identity_difference(*contents->header->identity, *header.identity); !d.empty())
-        return std::unexpected(path + ": the journal was written by another run: " + d +
-                               "; resume with the same builds and settings, or use --out");
-    auto plan = ResumePlan::make(contents->games, schedule_, names_);
+  auto resumed = journal::read_journal_to_resume(config_.output.dir, path, header, config_.resume, config_.overwrite);
+  if (!resumed) return std::unexpected(resumed.error());
+  if (*resumed) {
+    const journal::JournalContents& contents = **resumed;
+    auto plan = ResumePlan::make(contents.games, schedule_, names_);
     if (!plan) return std::unexpected(path + ": " + plan.error());
-    for (const std::string& w : contents->warnings) observer.warning(w);
+    for (const std::string& w : contents.warnings) observer.warning(w);
     for (const std::string& w : plan->warnings()) observer.warning(w);
     plan_ = std::move(*plan);
-    for (const journal::JournalGame& g : contents->games) tally_.add(g);
-    resumed_games_ = int64_t(contents->games.size());
-    auto writer = journal::JournalWriter::append_to(path, contents->valid_size);
+    for (const journal::JournalGame& g : contents.games) tally_.add(g);
+    resumed_games_ = int64_t(contents.games.size());
+    auto writer = journal::JournalWriter::append_to(path, contents.valid_size);
     if (!writer) return std::unexpected(writer.error());
     journal_ = std::move(*writer);
   } else {
@@ -152,28 +105,9 @@ std::expected<void, std::string> Tournament::open_segment(journal::JournalHeader
   const journal::Shard shard = *shard_;
   header.shard = shard;
   const std::string dir = journal::segments_dir(config_.output.dir);
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) return std::unexpected(dir + ": cannot create the folder: " + ec.message());
-  auto merged = journal::read_segments(config_.output.dir, &header);
+  auto merged = journal::read_segments_to_resume(config_.output.dir, header, shard, config_.resume, config_.overwrite);
   if (!merged) return std::unexpected(merged.error());
-  int64_t owned = 0;
-  for (const journal::JournalGame& g : merged->games) owned += shard.owns_pair(g.pair) ? 1 : 0;
-  if (owned > 0 && !config_.resume) {
-    if (!config_.overwrite)
-      return std::unexpected(dir + ": shard " + shard.text() + " already has " + std::to_string(owned) +
-                             " games there; use --resume to continue it, --overwrite to delete this shard's "
-                             "segments, or another --out");
-    for (const journal::SegmentFile& f : merged->segments)
-      if (f.header.shard && f.header.shard->index == shard.index && f.header.shard->count == shard.count)
-        fs::remove(f.path, ec);
-    merged = journal::read_segments(config_.output.dir, &header);
-    if (!merged) return std::unexpected(merged.error());
-  }
   for (const std::string& w : merged->warnings) observer.warning(w);
-  if (merged->duplicates > 0)
-    observer.warning(dir + ": " + std::to_string(merged->duplicates) +
-                     " duplicate game lines (a pair played by two processes) left out");
   auto plan = ResumePlan::make(merged->games, schedule_, names_);
   if (!plan) return std::unexpected(dir + ": " + plan.error());
   plan_ = std::move(*plan);
@@ -216,16 +150,6 @@ bool Tournament::stop_file_seen() {
   std::error_code ec;
   stopped_by_file_ = fs::exists(stop_file_, ec);
   return stopped_by_file_;
-}
-
-bool Tournament::signalled_soon() {
-  // A batch system stops a job by signalling all its processes at once (scancel, a requeue, a time limit): the
-  // engines may die a moment before the runner sees its own SIGTERM. Their deaths are then not crashes.
-  for (int i = 0; i < 20; ++i) {
-    if (external_stop_ && external_stop_->load()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return false;
 }
 
 bool Tournament::stopping() {
@@ -322,28 +246,6 @@ void Tournament::fatal(const std::string& error) {
   stop_ = true;
 }
 
-PlayedGame Tournament::failed_start(const ScheduledGame& s, int engine, const std::string& why) const {
-  PlayedGame g;
-  g.event = config_.game.event;
-  g.names[shogi::BLACK] = names_[size_t(s.black)];
-  g.names[shogi::WHITE] = names_[size_t(s.white)];
-  g.start_time = g.end_time = std::chrono::system_clock::now();
-  g.time_controls[shogi::BLACK] = config_.engines[size_t(s.black)].time_control;
-  g.time_controls[shogi::WHITE] = config_.engines[size_t(s.white)].time_control;
-  g.time_control = game::time_control_text(*g.time_controls[shogi::BLACK], *g.time_controls[shogi::WHITE]);
-  shogi::GameRecord record;
-  if (record.start(openings_[size_t(s.opening)].position)) {
-    g.start_sfen = record.start_sfen();
-    for (shogi::Move m : record.moves()) g.moves.push_back(MoveRecord{m, 0, {}, true});
-  } else {
-    g.start_sfen = std::string(shogi::START_SFEN);
-  }
-  g.result.outcome = engine == s.black ? Outcome::WhiteWin : Outcome::BlackWin;
-  g.result.termination = Termination::Disconnect;
-  g.result.detail = names_[size_t(engine)] + " could not be started: " + why;
-  return g;
-}
-
 void Tournament::play_pair(WorkerEngines& engines, std::vector<int>& held, const PairJob& job, Observer& observer) {
   const int gpp = schedule_.games_per_pair();
   int attempt = job.progress.attempt;
@@ -383,7 +285,9 @@ void Tournament::play_pair(WorkerEngines& engines, std::vector<int>& held, const
         stop_ = true;
         return;
       }
-      game = failed_start(s, e, ready.error());
+      game = game::unstarted_game(config_.game, config_.engines[size_t(s.black)], config_.engines[size_t(s.white)],
+                                  openings_[size_t(s.opening)].position, e == s.black ? shogi::BLACK : shogi::WHITE,
+                                  ready.error());
       started = false;
       break;
     }
@@ -403,7 +307,7 @@ void Tournament::play_pair(WorkerEngines& engines, std::vector<int>& held, const
       engines.watch_with(nullptr);
     }
     if (game.result.termination == Termination::Interrupted && stopping()) return;  // not journaled: replayed on resume
-    if (game.result.termination == Termination::Disconnect && signalled_soon()) return;  // likewise
+    if (game.result.termination == Termination::Disconnect && signalled_soon(external_stop_)) return;  // likewise
 
     const bool replay = broken(game) && config_.replay_broken_pairs && attempt < config_.max_replays;
     if (!record(s, attempt, replay, game, started, observer)) return;

@@ -116,12 +116,9 @@ class Tournament {
     PairProgress progress;
   };
   bool stopping();
-  // Whether a signal to stop arrives within 200 ms (asked after an engine died).
-  bool signalled_soon();
   bool next_job(PairJob& job);
   void worker(int id, Observer& observer);
   void play_pair(WorkerEngines& engines, std::vector<int>& held, const PairJob& job, Observer& observer);
-  PlayedGame failed_start(const ScheduledGame& s, int engine, const std::string& why) const;
   // Journals a finished game (and writes its kifu when `kifu`); false when the run is over (a journal error, or the
   // SPRT has already decided and the game is dropped).
   bool record(const ScheduledGame& s, int attempt, bool replay, const PlayedGame& game, bool kifu, Observer& observer);

@@ -16,12 +16,7 @@ class UsiEngines final : public WorkerEngines {
     // This worker's thread starts, plays and stops these engines, and ends after them: they may die with it,
     // so that a runner killed with kill -9 leaves no engine behind.
     for (game::EngineConfig& c : configs_) c.die_with_starting_thread = true;
-    if (logs.dir.empty()) return;
-    for (game::EngineConfig& c : configs_) {
-      const std::string base = logs.dir + "/" + safe_file_name(c.name) + "-w" + std::to_string(worker + 1);
-      if (logs.stderr_log) c.stderr_log = base + ".stderr";
-      if (logs.io_log) c.io_log = base + ".io";
-    }
+    for (game::EngineConfig& c : configs_) logs.configure(c, worker);
   }
   ~UsiEngines() override {
     for (size_t i = 0; i < players_.size(); ++i) release(int(i));
