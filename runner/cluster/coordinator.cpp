@@ -80,7 +80,10 @@ std::expected<void, std::string> apply_spsa(const std::string& out_dir, Coordina
   std::vector<std::string> warnings;
   auto applied = state.spsa->poll(warnings);
   for (const std::string& w : warnings) log("warning: " + w);
-  if (!applied) return std::unexpected(applied.error());
+  if (!applied) {
+    state.spsa.reset();  // the next look rebuilds theta from the applied journal and reads the segments again
+    return std::unexpected(applied.error());
+  }
   if (state.spsa->complete() && !state.stop_written) {
     if (!write_stop(out_dir, "{\"spsa\":\"complete\"}"))
       return std::unexpected(stop_file(out_dir) + ": cannot write it");
@@ -202,8 +205,9 @@ int coordinate(const std::string& out_dir, Scheduler& scheduler, const Coordinat
     for (auto slept = std::chrono::milliseconds(0); slept < options.poll; slept += std::chrono::milliseconds(100)) {
       if (stop && stop->load()) return 2;
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      // An SPSA run's shards wait for theta: its pairs are applied more often than the tasks are looked at.
-      if (state.spsa && slept.count() % 250 == 150)
+      // An SPSA run's shards wait for theta: its pairs are applied every 200 ms, more often than the tasks are
+      // looked at.
+      if (state.spsa && slept.count() % 200 == 100)
         if (auto a = apply_spsa(out_dir, state, log); !a) log("warning: " + a.error());
     }
   }

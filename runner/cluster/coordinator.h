@@ -6,7 +6,7 @@
 //   further pair), cancels the pending tasks at once and the running ones after a grace period.
 // - A task that failed (a crash of the node, a time limit, kill -9 of its runner) is requeued, a few times at
 //   most: its shard resumes from its segments, so nothing is lost.
-// - An SPSA run's theta is owned here: each look (and every 250 ms between looks at the tasks) applies the pairs
+// - An SPSA run's theta is owned here: each look (and every 200 ms between looks at the tasks) applies the pairs
 //   the shards journaled and publishes theta (spsa/applier.h); when every pair is applied it writes OUT/STOP.
 //   A shard given up after its requeues stops the run too (the others would wait for its pairs).
 // The scheduler is an interface so that the logic is tested without Slurm; slurm.h provides the real one.

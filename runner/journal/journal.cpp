@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "journal/journal_json.h"
 #include "journal/spsa_pair.h"
 #include "output/json.h"
 #include "output/result_json.h"
@@ -205,8 +206,12 @@ JournaledGame journaled(const GameKey& key, const PlayedGame& game) {
 std::expected<JournalGame, std::string> parse_journal_game(std::string_view line) {
   auto parsed = json::parse(line);
   if (!parsed) return std::unexpected(parsed.error());
-  if (!parsed->is_object()) return std::unexpected("expected a JSON object");
-  const bj::object& doc = parsed->get_object();
+  return journal_game_of(*parsed);
+}
+
+std::expected<JournalGame, std::string> journal_game_of(const boost::json::value& line) {
+  if (!line.is_object()) return std::unexpected("expected a JSON object");
+  const bj::object& doc = line.get_object();
   JournalGame g;
   auto game = get_int(doc, "game", true), pair = get_int(doc, "pair", true),
        in_pair = get_int(doc, "game_in_pair", true), round = get_int(doc, "round", false),
@@ -268,14 +273,10 @@ std::expected<JournalContents, std::string> read_journal(const std::string& path
     }
     if (is_spsa_pair_line(line)) {
       const size_t params = c.header && c.header->spsa ? c.header->spsa->params.size() : 0;
-      auto pair = parse_spsa_pair_line(line, params);
+      auto pair = parse_spsa_pair_line(line, params, keep_lines);
       if (!pair) return std::unexpected(where + pair.error());
-      for (std::string& game_line : pair->game_lines) {
-        auto g = parse_journal_game(game_line);
-        if (!g) return std::unexpected(where + "\"games\": " + g.error());
-        c.games.push_back(std::move(*g));
-        if (keep_lines) c.lines.push_back(std::move(game_line));
-      }
+      for (JournalGame& g : pair->games) c.games.push_back(std::move(g));
+      for (std::string& game_line : pair->game_lines) c.lines.push_back(std::move(game_line));
       c.spsa_pairs.push_back(std::move(pair->pair));
       continue;
     }

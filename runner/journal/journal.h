@@ -35,6 +35,16 @@ struct SpsaSpec {
   std::vector<stats::SpsaParam> params;
   stats::SpsaSchedule schedule;
   uint64_t seed = 1;
+  // Per parameter: sent to the engine as a whole number (any parameter of a spin option) rather than a decimal.
+  // Empty in the journals of older versions: int parameters were, floats were not.
+  std::vector<bool> sent_whole;
+
+  bool whole(size_t param) const { return param < sent_whole.size() ? sent_whole[param] : params[param].integer; }
+  std::vector<bool> whole_all() const {
+    std::vector<bool> out;
+    for (size_t i = 0; i < params.size(); ++i) out.push_back(whole(i));
+    return out;
+  }
 };
 
 // One finished pair of an SPSA run (journal/spsa_pair.h has its line).

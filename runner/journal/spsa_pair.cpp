@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 #include <cmath>
 
+#include "journal/journal_json.h"
 #include "output/json.h"
 
 namespace arena::journal {
@@ -57,19 +58,23 @@ std::string spsa_pair_line(const SpsaPair& p, const std::string& first_game_line
   o.emplace("minus", array_of(p.minus));
   o.emplace("result", p.result);
   if (p.theta) o.emplace("theta", array_of(*p.theta));
-  // The games are objects of this line, not strings: the line stays one readable JSON value.
-  bj::array games;
-  for (const std::string* line : {&first_game_line, &second_game_line}) {
-    auto g = json::parse(*line);
-    games.push_back(g ? std::move(*g) : bj::value(nullptr));
-  }
-  o.emplace("games", std::move(games));
-  return json::serialize(o);
+  // The games are objects of this line, not strings: the line stays one readable JSON value. Each game line is one
+  // JSON object already, so it is spliced in as it is rather than parsed and written again.
+  std::string line = json::serialize(o);
+  line.pop_back();  // the object's '}'
+  line.reserve(line.size() + first_game_line.size() + second_game_line.size() + 16);
+  line += ",\"games\":[";
+  line += first_game_line;
+  line += ',';
+  line += second_game_line;
+  line += "]}";
+  return line;
 }
 
 bool is_spsa_pair_line(std::string_view line) { return line.starts_with("{\"spsa_pair\":"); }
 
-std::expected<ParsedSpsaPair, std::string> parse_spsa_pair_line(std::string_view line, size_t params) {
+std::expected<ParsedSpsaPair, std::string> parse_spsa_pair_line(std::string_view line, size_t params,
+                                                                bool game_lines) {
   auto doc = json::parse(line);
   if (!doc) return std::unexpected(doc.error());
   const bj::object* o = doc->if_object();
@@ -106,21 +111,27 @@ std::expected<ParsedSpsaPair, std::string> parse_spsa_pair_line(std::string_view
   if (!games || games->size() != 2) return bad("games", "must hold the pair's two game lines");
   for (const bj::value& game : *games) {
     if (!game.is_object()) return bad("games", "must hold the pair's two game lines");
-    out.game_lines.push_back(json::serialize(game));
+    auto parsed = journal_game_of(game);
+    if (!parsed) return std::unexpected("\"games\": " + parsed.error());
+    out.games.push_back(std::move(*parsed));
+    if (game_lines) out.game_lines.push_back(json::serialize(game));
   }
   return out;
 }
 
 std::string spsa_spec_json(const SpsaSpec& spec) {
   bj::array params;
-  for (const stats::SpsaParam& p : spec.params)
+  for (size_t i = 0; i < spec.params.size(); ++i) {
+    const stats::SpsaParam& p = spec.params[i];
     params.emplace_back(bj::object{{"name", p.name},
                                    {"type", p.integer ? "int" : "float"},
                                    {"start", p.start},
                                    {"min", p.min},
                                    {"max", p.max},
                                    {"c_end", p.c_end},
-                                   {"r_end", p.r_end}});
+                                   {"r_end", p.r_end},
+                                   {"sent", spec.whole(i) ? "whole" : "decimal"}});
+  }
   bj::object o;
   o.emplace("engine", spec.engine);
   o.emplace("params", std::move(params));
@@ -160,6 +171,7 @@ std::expected<SpsaSpec, std::string> parse_spsa_spec(std::string_view text) {
                              {"r_end", &param.r_end}})
       if (!number(*p, key, *into))
         return std::unexpected("\"spsa\": parameter " + param.name + ": \"" + key + "\" must be a number");
+    spec.sent_whole.push_back(p->contains("sent") ? p->at("sent") == "whole" : param.integer);
     spec.params.push_back(std::move(param));
   }
   double pairs = 0;

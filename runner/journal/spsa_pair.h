@@ -24,16 +24,19 @@
 
 namespace arena::journal {
 
-// The line of a pair with its two games (their lines as journaled() wrote them).
+// The line of a pair with its two games (their lines as journaled() wrote them, spliced in as they are: a game is
+// serialized once, when it is journaled).
 std::string spsa_pair_line(const SpsaPair& pair, const std::string& first_game_line,
                            const std::string& second_game_line);
 
 struct ParsedSpsaPair {
   SpsaPair pair;
-  std::vector<std::string> game_lines;  // the two games' lines, each as a tournament journal's game line
+  std::vector<JournalGame> games;       // the two games
+  std::vector<std::string> game_lines;  // with `game_lines`: their lines, each as a tournament journal's game line
 };
-// A pair's line back; the error names the field. `params`: how many values each vector must hold.
-std::expected<ParsedSpsaPair, std::string> parse_spsa_pair_line(std::string_view line, size_t params);
+// A pair's line back, parsed once; the error names the field. `params`: how many values each vector must hold.
+std::expected<ParsedSpsaPair, std::string> parse_spsa_pair_line(std::string_view line, size_t params,
+                                                                bool game_lines = false);
 
 // Whether a journal line is a pair's (it begins with "spsa_pair").
 bool is_spsa_pair_line(std::string_view line);

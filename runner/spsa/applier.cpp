@@ -1,6 +1,7 @@
 #include "spsa/applier.h"
 
 #include <algorithm>
+#include <chrono>
 #include <boost/json.hpp>
 #include <filesystem>
 #include <fstream>
@@ -67,7 +68,7 @@ std::expected<std::unique_ptr<Applier>, std::string> Applier::open(const std::st
   header.shard.reset();
   std::unique_ptr<Applier> a(new Applier(out_dir, header));
   const journal::SpsaSpec& spec = *header.spsa;
-  a->tuner_ = std::make_unique<Tuner>(spec.params, spec.schedule, spec.seed, std::vector<bool>(spec.params.size()));
+  a->tuner_ = std::make_unique<Tuner>(spec.params, spec.schedule, spec.seed, spec.whole_all());
   const std::string path = applied_path(out_dir);
   std::error_code ec;
   if (fs::exists(path, ec) && fs::file_size(path, ec) > 0) {
@@ -92,6 +93,7 @@ std::expected<std::unique_ptr<Applier>, std::string> Applier::open(const std::st
   }
   if (!publish_theta(out_dir, {a->applied(), a->theta()}))
     return std::unexpected(theta_path(out_dir) + ": cannot write it");
+  a->published_ = std::chrono::steady_clock::now();
   return a;
 }
 
@@ -120,21 +122,29 @@ std::expected<int64_t, std::string> Applier::poll(std::vector<std::string>& warn
         continue;
       }
       if (!journal::is_spsa_pair_line(l.text)) continue;
-      auto pair = journal::parse_spsa_pair_line(l.text, params);
-      if (!pair) {
-        warnings.push_back(where + pair.error());
-        continue;
-      }
+      // A whole line that cannot be read is damage, not a pair to skip: the shards count it as played.
+      auto pair = journal::parse_spsa_pair_line(l.text, params, true);
+      if (!pair) return std::unexpected(where + pair.error());
       if (pair->pair.k > pairs_total() || applied_.contains(pair->pair.k)) continue;  // applied once, ever
+      const std::vector<double> before = tuner_->theta();
       tuner_->apply(pair->pair);
       const std::string line = journal::spsa_pair_line(pair->pair, pair->game_lines[0], pair->game_lines[1]);
-      if (auto w = journal_.append(line); !w) return std::unexpected(w.error());
+      if (auto w = journal_.append(line); !w) {
+        tuner_->restore(before);  // theta holds only what the applied journal holds
+        return std::unexpected(w.error());
+      }
       applied_.insert(pair->pair.k);
       ++applied;
     }
   }
-  if (applied > 0 && !publish_theta(out_dir_, {this->applied(), theta()}))
-    return std::unexpected(theta_path(out_dir_) + ": cannot write it");
+  // Published when it changed, and every 30 s all the same: the shards take a file that stops changing for a
+  // coordinator that is gone.
+  const auto now = std::chrono::steady_clock::now();
+  if (applied > 0 || now - published_ >= std::chrono::seconds(30)) {
+    if (!publish_theta(out_dir_, {this->applied(), theta()}))
+      return std::unexpected(theta_path(out_dir_) + ": cannot write it");
+    published_ = now;
+  }
   return applied;
 }
 

@@ -7,9 +7,11 @@
 //   - appends the pair with theta after it to OUT/spsa-applied.jsonl, the run's journal with theta (synced per
 //     line; a restarted coordinator rebuilds theta and the applied pairs from it), and
 //   - publishes theta in OUT/spsa-theta.json, {"applied":N,"theta":[...]}, replaced atomically (written to a
-//     temporary file and renamed) so that a shard never reads half of it.
+//     temporary file and renamed) so that a shard never reads half of it; again every 30 s even when nothing
+//     changed, so that shards can tell a coordinator that is gone (spsa.coordinator_timeout_s) from a slow run.
 // The run is over when every pair is applied.
 
+#include <chrono>
 #include <cstdint>
 #include <expected>
 #include <map>
@@ -42,8 +44,10 @@ class Applier {
   // `header`: a segment's (the run's specification); the applied journal is continued when it exists.
   static std::expected<std::unique_ptr<Applier>, std::string> open(const std::string& out_dir,
                                                                    const journal::JournalHeader& header);
-  // One look at the segments: applies the new pairs; returns how many. Errors: the applied journal cannot be
-  // written. A segment of another run is left out with a warning.
+  // One look at the segments: applies the new pairs; returns how many. A segment of another run is left out with
+  // a warning. Errors: the applied journal or theta cannot be written, or a whole line of a segment cannot be read
+  // (file:line). After an error the lines read since the last good one are not applied: open the Applier anew,
+  // which rebuilds theta from the applied journal and reads every segment again.
   std::expected<int64_t, std::string> poll(std::vector<std::string>& warnings);
 
   int64_t applied() const { return int64_t(applied_.size()); }
@@ -61,6 +65,7 @@ class Applier {
   std::set<int64_t> applied_;
   std::map<std::string, std::unique_ptr<journal::FileTail>> tails_;
   std::set<std::string> ignored_;  // segments of another run
+  std::chrono::steady_clock::time_point published_{};
 };
 
 }  // namespace arena::spsa

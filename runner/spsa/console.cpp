@@ -47,13 +47,7 @@ const char* end_name(RunEnd e) {
 
 // The engine as it would be played with the tuned values: its configured options, the tuned ones set over them.
 game::EngineConfig tuned_engine(game::EngineConfig e, const Tuner& tuner) {
-  const std::vector<double> values = tuner.final_values();
-  for (const auto& [name, value] : tuner.options(values)) {
-    bool replaced = false;
-    for (auto& o : e.options)
-      if (o.first == name) o.second = value, replaced = true;
-    if (!replaced) e.options.emplace_back(name, value);
-  }
+  config::merge_options(e.options, tuner.options(tuner.final_values()));
   return e;
 }
 
@@ -130,9 +124,7 @@ std::string tuned_engine_text(const game::EngineConfig& engine, const Tuner& tun
 std::string applied_text(const journal::JournalContents& contents, const game::EngineConfig& engine) {
   if (!contents.header || !contents.header->spsa) return {};
   const journal::SpsaSpec& spec = *contents.header->spsa;
-  std::vector<bool> rounded;
-  for (const stats::SpsaParam& p : spec.params) rounded.push_back(p.integer);
-  Tuner tuner(spec.params, spec.schedule, spec.seed, rounded);
+  Tuner tuner(spec.params, spec.schedule, spec.seed, spec.whole_all());
   for (const journal::SpsaPair& p : contents.spsa_pairs)
     if (p.theta) tuner.restore(*p.theta);
   return "\nSPSA of " + spec.engine + ": " + std::to_string(contents.spsa_pairs.size()) + " of " +
