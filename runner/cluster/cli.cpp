@@ -284,6 +284,10 @@ int SlurmCli::run(const config::CliOptions& tournament, const std::vector<std::s
   if (shards_ < 1) throw config::ConfigError("--shards: the number of shards is required (1 or more)");
   if (cpus_per_shard_ < 1) throw config::ConfigError("--cpus-per-shard: must be 1 or more");
   if (c.type == config::TournamentType::Play) throw config::ConfigError("slurm: a single game has no shards");
+  if (c.type == config::TournamentType::Spsa && c.spsa.then_sprt)
+    throw config::ConfigError(
+        "then_sprt: not on a cluster (the shards end with the SPSA); once it is over, submit the SPRT of the tuned "
+        "values it prints against the start values as its own run (README: tuning on a cluster)");
   const std::string out = fs::absolute(c.output.dir).lexically_normal().string();
   if (auto old = read_jobs(out))
     for (const std::string& id : {old->array, old->coordinator, old->merge})

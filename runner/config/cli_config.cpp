@@ -110,8 +110,8 @@ void CliOptions::add_to(CLI::App& app, std::optional<TournamentType> type) {
         ->type_name("KEY=VALUE ...");
   if (type == TournamentType::Spsa || !type) {
     app.add_option("--params", params_file_,
-                   "SPSA: the parameters, one per line: name,int|float,start,min,max,c_end[,r_end] (fishtest's format, "
-                   "as Stockfish's TUNE prints it)")
+                   "SPSA: the parameters, one per line: name,start,min,max,c_end[,r_end] (fishtest's format, as "
+                   "Stockfish's TUNE prints it) or name,int|float,start,min,max,c_end[,r_end] (OpenBench's)")
         ->type_name("FILE");
     app.add_option("--param", params_, "SPSA: a parameter NAME=START,MIN,MAX,C_END[,R_END] (repeatable)")
         ->type_name("NAME=...");
@@ -120,6 +120,10 @@ void CliOptions::add_to(CLI::App& app, std::optional<TournamentType> type) {
     app.add_option("--gamma", gamma_, "SPSA: the perturbation's decay exponent (0.101)")->type_name("G");
     app.add_option("--a-ratio", a_ratio_, "SPSA: A as a fraction of the pairs (0.1)")->type_name("R");
     app.add_option("--seed", seed_, "SPSA: the seed of the perturbations and roundings (1)")->type_name("S");
+    app.add_option("--coordinator-timeout", coordinator_timeout_,
+                   "SPSA on a cluster: a shard gives up when the coordinator has published no theta for S seconds "
+                   "(600)")
+        ->type_name("S");
     app.add_option("--then-sprt", then_sprt_,
                    "SPSA: afterwards, an SPRT of the tuned values against the start values: elo0=E elo1=E [alpha=A] "
                    "[beta=B] [model=...]")
@@ -220,8 +224,14 @@ Config CliOptions::build() const {
   if (!engine_logs_.empty()) c.output.engine_logs = check("--engine-logs", parse_bool(engine_logs_));
   if (!io_logs_.empty()) c.output.io_logs = check("--io-logs", parse_bool(io_logs_));
   if (!restart_.empty()) c.restart = check("--restart", parse_restart_policy(restart_));
-  if (!replay_.empty()) c.replay_broken_pairs = check("--replay-broken-pairs", parse_bool(replay_));
-  if (!max_replays_.empty()) c.max_replays = int(check("--max-replays", parse_int(max_replays_, 0, 1000)));
+  if (!replay_.empty()) {
+    c.replay_broken_pairs = check("--replay-broken-pairs", parse_bool(replay_));
+    d.replay_where = "--replay-broken-pairs";
+  }
+  if (!max_replays_.empty()) {
+    c.max_replays = int(check("--max-replays", parse_int(max_replays_, 0, 1000)));
+    d.replay_where = "--max-replays";
+  }
   if (resume_ && overwrite_) fail("--resume", "--resume and --overwrite contradict each other");
   // On the command line either one wins over the file's setting of the other.
   if (resume_) c.resume = true, c.overwrite = false;
@@ -259,6 +269,8 @@ void CliOptions::apply_spsa_options(SpsaSettings& s) const {
   if (!gamma_.empty()) s.schedule.gamma = check("--gamma", parse_double(gamma_));
   if (!a_ratio_.empty()) s.schedule.a_ratio = check("--a-ratio", parse_double(a_ratio_));
   if (!seed_.empty()) s.seed = uint64_t(check("--seed", parse_int(seed_, 0, INT64_MAX)));
+  if (!coordinator_timeout_.empty())
+    s.coordinator_timeout_s = int(check("--coordinator-timeout", parse_int(coordinator_timeout_, 1, 7 * 86400)));
   if (!then_sprt_.empty()) {
     stats::SprtConfig sprt = s.then_sprt.value_or(stats::SprtConfig{});
     for (const std::string& t : then_sprt_) apply_sprt_token("--then-sprt", t, sprt);

@@ -39,7 +39,7 @@ class CliOptions {
       journal_, shard_, kifu_, engine_logs_, io_logs_, restart_, replay_, max_replays_, status_interval_, event_, web_;
   bool pair_ = false, resume_ = false, overwrite_ = false;
   // spsa (and run): the parameters and the schedule.
-  std::string params_file_, pairs_, alpha_, gamma_, a_ratio_, seed_;
+  std::string params_file_, pairs_, alpha_, gamma_, a_ratio_, seed_, coordinator_timeout_;
   std::vector<std::string> params_, then_sprt_;
   // Switches a YAML file may also set: each has a --no- form, and only a switch given on the command line (either
   // form, or --switch=false) overrides the file, so the option is kept to ask whether it was given.

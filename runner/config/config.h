@@ -103,6 +103,9 @@ struct SpsaSettings {
   // After the run, an SPRT of the tuned values against the start values (same engine, same games settings), so
   // that a tune that only fitted noise is never shipped.
   std::optional<stats::SprtConfig> then_sprt;
+  // On a cluster: a shard waiting for theta gives up (an error) when the coordinator has not published it for this
+  // long (it republishes every 30 s while it runs): its job is gone. The pairs played are journaled.
+  int coordinator_timeout_s = 600;
 };
 
 // The live page's port when `web` names a host alone.

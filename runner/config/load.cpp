@@ -129,7 +129,13 @@ Config finalize(ConfigDraft draft, std::optional<TournamentType> command) {
   } else if (!draft.concurrency_set) {
     c.concurrency = default_concurrency();
   }
-  if (c.type == TournamentType::Spsa) check_spsa(c.spsa);
+  if (c.type == TournamentType::Spsa) {
+    check_spsa(c.spsa);
+    if (c.via_csa_server) throw ConfigError("spsa: via_csa_server: an SPSA run plays its engines directly");
+    if (!draft.replay_where.empty())
+      fail(draft.replay_where, "not for spsa: a pair broken by a crash is scored as played, as the parameters "
+                               "that crash an engine should lose");
+  }
   if (!c.openings.file.empty() && !c.openings.position.empty())
     throw ConfigError("openings: give either a file or a position, not both");
   if (c.resume && c.overwrite) throw ConfigError("--resume and --overwrite contradict each other");

@@ -18,6 +18,7 @@ struct ConfigDraft {
   std::string file_type_where;
   bool rounds_set = false;
   bool concurrency_set = false;
+  std::string replay_where;  // where a replay setting (replay_broken_pairs, max_replays) was given; empty: none
   EngineSettings file_each, cli_each;
   std::vector<EngineSettings> file_engines, cli_engines;
 };

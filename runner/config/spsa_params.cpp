@@ -79,12 +79,21 @@ std::expected<void, std::string> check_spsa_params(const std::vector<stats::Spsa
 
 std::expected<stats::SpsaParam, std::string> parse_spsa_param_line(std::string_view line) {
   const std::vector<std::string> f = fields(line);
-  if (f.size() < 6 || f.size() > 7 || (f[1] != "int" && f[1] != "float"))
-    return std::unexpected("expected name,int|float,start,min,max,c_end[,r_end], got '" + trimmed(line) + "'");
   stats::SpsaParam p;
   p.name = f[0];
-  p.integer = f[1] == "int";
-  return from_fields(f, 2, p);
+  if (f.size() >= 2 && (f[1] == "int" || f[1] == "float")) {
+    if (f.size() >= 6 && f.size() <= 7) {
+      p.integer = f[1] == "int";
+      return from_fields(f, 2, p);
+    }
+  } else if (f.size() >= 5 && f.size() <= 6 && parse_double(f[1])) {
+    // fishtest's form, as Stockfish's TUNE prints it: no type, int when start, min and max are whole.
+    p.integer = whole(f[1]) && whole(f[2]) && whole(f[3]);
+    return from_fields(f, 1, p);
+  }
+  return std::unexpected(
+      "expected name,start,min,max,c_end[,r_end] or name,int|float,start,min,max,c_end[,r_end], got '" +
+      trimmed(line) + "'");
 }
 
 std::expected<stats::SpsaParam, std::string> parse_spsa_param_option(std::string_view text) {
@@ -115,7 +124,8 @@ std::expected<std::vector<stats::SpsaParam>, std::string> parse_spsa_params(std:
       return std::unexpected(name + ":" + std::to_string(number) + ": " + ok.error());
   }
   if (params.empty())
-    return std::unexpected(name + ": no parameters (expected lines name,int,start,min,max,c_end,r_end)");
+    return std::unexpected(name +
+                           ": no parameters (expected lines name,start,min,max,c_end,r_end or name,int,start,...)");
   return params;
 }
 

@@ -1,8 +1,11 @@
 #pragma once
 // The parameters of an SPSA run, in the forms people already have:
 //
-//   a params file, one parameter per line in fishtest's format, as Stockfish's TUNE build prints it:
-//       name,int,start,min,max,c_end,r_end        (or float; r_end may be left out: 0.002)
+//   a params file, one parameter per line, in either form people have:
+//       name,start,min,max,c_end,r_end            fishtest's, as Stockfish's (and YaneuraOu's) TUNE build prints
+//                                                 it: int when start, min and max are whole numbers, else float
+//       name,int,start,min,max,c_end,r_end        OpenBench's, typed (or float)
+//     r_end may be left out (0.002);
 //     blank lines and comments ('#' to the end of the line, or a line starting with "//") are skipped;
 //   --param NAME=START,MIN,MAX,C_END[,R_END] on the command line: int when START, MIN and MAX are whole numbers,
 //     float otherwise.

@@ -85,8 +85,10 @@ class Reader {
         c.restart = get(v, path, parse_restart_policy);
       } else if (key == "replay_broken_pairs") {
         c.replay_broken_pairs = boolean(v, path);
+        draft_.replay_where = path;
       } else if (key == "max_replays") {
         c.max_replays = int(integer(v, path, 0, 1000));
+        draft_.replay_where = path;
       } else if (key == "resume") {
         c.resume = boolean(v, path);
       } else if (key == "overwrite") {
@@ -335,10 +337,12 @@ class Reader {
     if (auto ok = stats::validate(s); !ok) fail(node, path, ok.error());
   }
 
-  // spsa: {params: FILE | [lines], pairs: N, alpha: A, gamma: G, a_ratio: R, seed: S, then_sprt: {...}}
+  // spsa: {params: FILE | [lines], pairs: N, alpha: A, gamma: G, a_ratio: R, seed: S, then_sprt: {...},
+  //        coordinator_timeout_s: S}
   void spsa(const YAML::Node& node, const std::string& path) {
     SpsaSettings& s = draft_.config.spsa;
-    for_each_key(node, path, {"params", "pairs", "alpha", "gamma", "a_ratio", "seed", "then_sprt"},
+    for_each_key(node, path,
+                 {"params", "pairs", "alpha", "gamma", "a_ratio", "seed", "then_sprt", "coordinator_timeout_s"},
                  [&](const std::string& key, const YAML::Node& v, const std::string& p) {
                    if (key == "params") {
                      spsa_params(v, p, s);
@@ -352,6 +356,8 @@ class Reader {
                      s.schedule.a_ratio = number(v, p);
                    } else if (key == "seed") {
                      s.seed = uint64_t(integer(v, p, 0, INT64_MAX));
+                   } else if (key == "coordinator_timeout_s") {
+                     s.coordinator_timeout_s = int(integer(v, p, 1, 7 * 86400));
                    } else if (key == "then_sprt") {
                      s.then_sprt = stats::SprtConfig{};
                      sprt(v, p, *s.then_sprt);

@@ -92,9 +92,46 @@ expect_error "parameter 'X': the engine's spin option X takes 0..100" spsa --eng
   --param X=50,-10,100,5 --pairs 2 --each tc=1+0.1 --out "$TMP/bad2"
 printf 'X,int,20,0,100,6,0.05\nY,int,80,0\n' >"$TMP/bad.params"
 # shellcheck disable=SC2046
-expect_error "bad.params:2: expected name,int|float" spsa --engine $(mock m --optimum 60,40) --params "$TMP/bad.params" \
+expect_error "bad.params:2: expected name,start,min,max" spsa --engine $(mock m --optimum 60,40) --params "$TMP/bad.params" \
   --pairs 2 --each tc=1+0.1 --out "$TMP/bad3"
 # shellcheck disable=SC2046
 expect_error "spsa: how many game pairs" spsa --engine $(mock m --optimum 60,40) --param X=5,0,10,1 --each tc=1+0.1 \
   --out "$TMP/bad4"
-pass "bad parameters refused with one line naming them"
+# shellcheck disable=SC2046
+expect_error "parameter 'X': the engine's option X is a spin, which takes whole numbers, and the range 0.2..0.8 holds" \
+  spsa --engine $(mock m --optimum 60,40) --param X=0.5,0.2,0.8,0.1 --pairs 2 --each tc=1+0.1 --out "$TMP/bad5"
+# shellcheck disable=SC2046
+expect_error "spsa: via_csa_server: an SPSA run plays its engines directly" spsa --engine $(mock m --optimum 60,40) \
+  --param X=5,0,10,1 --pairs 2 --each tc=1+0.1 --via-csa-server --out "$TMP/bad6"
+# shellcheck disable=SC2046
+expect_error "max-replays: not for spsa" spsa --engine $(mock m --optimum 60,40) --param X=5,0,10,1 --pairs 2 \
+  --each tc=1+0.1 --max-replays 2 --out "$TMP/bad7"
+pass "bad parameters and settings refused with one line naming them"
+
+# fishtest's untyped lines, as Stockfish's TUNE prints them, are a params file too.
+printf 'X,20,0,100,6,0.0500\nY,80,0,100,6.0,0.0500\n' >"$TMP/tune.params"
+spsa "$TMP/tune" --params "$TMP/tune.params" --pairs 4 --seed 1 || fail "the TUNE-format run failed: $(cat "$TMP/tune.err")"
+jq -e '.pairs_done == 4 and [.params[].name] == ["X", "Y"]' "$TMP/tune.json" >/dev/null || fail "TUNE format: $(cat "$TMP/tune.json")"
+grep -q '^X,int,[0-9]*,0,100,6,0.05$' "$TMP/tune/tuned.params" || fail "tuned.params: $(cat "$TMP/tune/tuned.params")"
+pass "a params file in the TUNE format (name,start,min,max,c_end,r_end)"
+
+# A run on one machine refuses an OUT holding a sharded run's segments (it would append to the wrong journal).
+mkdir -p "$TMP/sharded/segments"
+# shellcheck disable=SC2046
+expect_error "holds the journal segments of a sharded run" spsa --engine $(mock m --optimum 60,40) --param X=5,0,10,1 \
+  --pairs 2 --each tc=1+0.1 --out "$TMP/sharded" --resume
+
+# A shard whose coordinator never publishes theta plays the pairs it may play without one, then gives up, its
+# pairs journaled, its engines' logs in a folder of its own.
+set +e
+spsa "$TMP/orphan" --pairs 20 --seed 1 --shard 0/2 --concurrency 1 --coordinator-timeout 2 --engine-logs true
+code=$?
+set -e
+[ "$code" = 2 ] || fail "the orphaned shard exited with $code: $(cat "$TMP/orphan.err")"
+grep -q "spsa-theta.json: the coordinator has not published theta for [0-9]* s" "$TMP/orphan.err" ||
+  fail "the orphaned shard did not say why it stopped: $(cat "$TMP/orphan.err")"
+[ "$(jq -R 'fromjson? | select(has("spsa_pair")) | .spsa_pair' "$TMP"/orphan/segments/*.jsonl | tr '\n' ' ')" = "1 3 " ] ||
+  fail "the orphaned shard did not journal pairs 1 and 3: $(ls "$TMP/orphan/segments")"
+ls "$TMP"/orphan/logs/shard-0-of-2.*/m_-w1.stderr >/dev/null 2>&1 ||
+  fail "the shard's engine logs are not in a folder of its own: $(find "$TMP/orphan/logs")"
+pass "a shard without a coordinator gives up after --coordinator-timeout, its pairs journaled"

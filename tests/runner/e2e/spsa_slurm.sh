@@ -2,9 +2,10 @@
 # One SPSA run across a real (local, single-node) Slurm: `shogi-arena slurm` with a config of `tournament: spsa`.
 # The coordinator owns theta (OUT/spsa-theta.json), shards play their pairs and journal them without theta, the
 # coordinator applies each once (OUT/spsa-applied.jsonl) and stops the array when all are applied.
-# - 4 shards bring the mock's strength model from (20, 80) to within 10 of its optimum (60, 40).
+# - 4 shards bring the mock's strength model from (20, 80) to within 10 of its optimum (60, 40), for 3 seeds.
 # - Faults: kill -9 of one shard's runner (requeued by the coordinator) and scontrol requeue of another: no pair is
-#   lost, none applied twice, and the merged journal lists every pair once.
+#   lost, none applied twice, none lost by an engine that died of the requeue's signal, and the merged journal
+#   lists every pair once.
 # Skipped (exit 77) where Slurm cannot be installed or started (not root, no package mirror).
 source "$(dirname "$0")/lib.sh"
 
@@ -20,7 +21,7 @@ if ! bash "$SOURCE_DIR/scripts/local-slurm.sh" start >"$TMP/slurm-start.log" 2>&
 fi
 [ "$slurm_was_up" = 1 ] || on_exit 'bash "$SOURCE_DIR/scripts/local-slurm.sh" stop >/dev/null 2>&1'
 
-# config FILE PAIRS THINK_MS
+# config FILE PAIRS THINK_MS [SEED]
 config() {
   cat >"$1" <<YAML
 tournament: spsa
@@ -33,7 +34,7 @@ output: {kifu: none}
 spsa:
   params: ["X,int,20,0,100,6,0.05", "Y,int,80,0,100,6,0.05"]
   pairs: $2
-  seed: 1
+  seed: ${4:-1}
 YAML
 }
 applied_once() {  # JOURNAL N: every pair 1..N exactly once
@@ -45,19 +46,22 @@ applied_once() {  # JOURNAL N: every pair 1..N exactly once
 }
 distance() { jq -r '.theta | ((.[0] - 60) * (.[0] - 60) + (.[1] - 40) * (.[1] - 40)) | sqrt' "$1"; }
 
-# 1. Convergence on 4 shards.
-config "$TMP/run.yaml" 300 0
-start=$(date +%s.%N)
-"$ARENA" slurm --config "$TMP/run.yaml" --out "$TMP/run" --shards 4 --poll 1 --status-interval 2 \
-  >"$TMP/run.log" 2>&1 || fail "the slurm SPSA run failed: $(tail -8 "$TMP/run.log")"
-seconds=$(echo "$(date +%s.%N) - $start" | bc)
-applied_once "$TMP/run/spsa-applied.jsonl" 300
-applied_once "$TMP/run/journal.jsonl" 300
-d=$(distance "$TMP/run/spsa-theta.json")
-awk -v d="$d" 'BEGIN { exit !(d < 10) }' || fail "theta $(jq -c .theta "$TMP/run/spsa-theta.json") is $d from (60, 40)"
-grep -q "SPSA of m: 300 of 300 pairs applied" "$TMP/run.log" || fail "no tuned values at the end: $(tail -8 "$TMP/run.log")"
-grep -q "all 300 pairs applied" "$TMP/run/slurm/coordinator.out" || fail "the coordinator did not stop the run"
-pass "4 shards in $seconds s: theta $(jq -c '[.theta[] | . * 10 | round / 10]' "$TMP/run/spsa-theta.json"), $d from the optimum"
+# 1. Convergence on 4 shards, 3 seeds.
+for seed in 1 2 3; do
+  run=$TMP/run-$seed
+  config "$run.yaml" 300 0 "$seed"
+  start=$(date +%s.%N)
+  "$ARENA" slurm --config "$run.yaml" --out "$run" --shards 4 --poll 1 --status-interval 2 \
+    >"$run.log" 2>&1 || fail "the slurm SPSA run failed: $(tail -8 "$run.log")"
+  seconds=$(echo "$(date +%s.%N) - $start" | bc)
+  applied_once "$run/spsa-applied.jsonl" 300
+  applied_once "$run/journal.jsonl" 300
+  d=$(distance "$run/spsa-theta.json")
+  awk -v d="$d" 'BEGIN { exit !(d < 10) }' || fail "seed $seed: theta $(jq -c .theta "$run/spsa-theta.json") is $d from (60, 40)"
+  grep -q "SPSA of m: 300 of 300 pairs applied" "$run.log" || fail "no tuned values at the end: $(tail -8 "$run.log")"
+  grep -q "all 300 pairs applied" "$run/slurm/coordinator.out" || fail "the coordinator did not stop the run"
+  pass "seed $seed, 4 shards in $seconds s: theta $(jq -c '[.theta[] | . * 10 | round / 10]' "$run/spsa-theta.json"), $d from the optimum"
+done
 
 # 2. Faults: kill -9 of a shard's runner, scontrol requeue of another task.
 config "$TMP/faults.yaml" 120 8
@@ -84,6 +88,9 @@ grep -q "requeued" "$TMP/faults/slurm/coordinator.out" ||
   fail "the coordinator did not requeue the killed shard: $(cat "$TMP/faults/slurm/coordinator.out")"
 applied_once "$TMP/faults/spsa-applied.jsonl" 120
 applied_once "$TMP/faults/journal.jsonl" 120
+disconnects=$(jq -R -c 'fromjson? | select(has("spsa_pair")) | .games[] | select(.termination == "disconnect") | .detail' \
+  "$TMP/faults/spsa-applied.jsonl")
+[ -z "$disconnects" ] || fail "engines killed by the batch system's signal were scored as losses: $disconnects"
 segments=$(ls "$TMP"/faults/segments/*.jsonl | wc -l)
 [ "$segments" -ge 6 ] || fail "expected at least 6 segments (2 restarted shards), found $segments"
 pass "kill -9 of a shard runner and scontrol requeue of another: 120 pairs, each applied once ($segments segments)"

@@ -72,7 +72,7 @@ TEST_CASE("stochastic rounding: its mean is the value itself, within the range")
   CHECK(stats::stochastic_round(p, 10.4, 0.0) == 10);  // never outside [min, max]
 }
 
-TEST_CASE("params: fishtest's lines as Stockfish's TUNE prints them, and the errors that name the line") {
+TEST_CASE("params: fishtest's lines as Stockfish's TUNE prints them, OpenBench's typed ones, errors naming the line") {
   auto ps = config::parse_spsa_params(
       "# tuned 2026-11\n"
       "Futility,int,100,50,200,7.5,0.0020\n"
@@ -92,20 +92,44 @@ TEST_CASE("params: fishtest's lines as Stockfish's TUNE prints them, and the err
   CHECK((*ps)[1].start == 1.5);
   CHECK((*ps)[2].r_end == 0.002);  // left out: the default
 
+  // Stockfish's (and YaneuraOu's) TUNE prints no type: int when start, min and max are whole.
+  auto tune = config::parse_spsa_params(
+      "FutilityMargin,150,0,300,15,0.0020\n"
+      "Reduction,1.25,0.5,3,0.125,0.0020\n"
+      "Razor,300,0,600,30\n",
+      "tune.txt");
+  REQUIRE_MESSAGE(tune, (tune ? "" : tune.error()));
+  REQUIRE(tune->size() == 3);
+  CHECK((*tune)[0].name == "FutilityMargin");
+  CHECK((*tune)[0].integer);
+  CHECK((*tune)[0].start == 150);
+  CHECK((*tune)[0].max == 300);
+  CHECK((*tune)[0].c_end == 15);
+  CHECK((*tune)[0].r_end == 0.002);
+  CHECK_FALSE((*tune)[1].integer);
+  CHECK((*tune)[1].c_end == 0.125);
+  CHECK((*tune)[2].integer);
+  CHECK((*tune)[2].r_end == 0.002);
+
   auto error = [](std::string_view text) {
     auto r = config::parse_spsa_params(text, "p.txt");
     REQUIRE_FALSE(r);
     return r.error();
   };
   CHECK(error("A,int,1,0,10,1\nB,int,5,0\n") ==
-        "p.txt:2: expected name,int|float,start,min,max,c_end[,r_end], got 'B,int,5,0'");
-  CHECK(error("A,double,1,0,10,1\n").starts_with("p.txt:1: expected name,int|float"));
+        "p.txt:2: expected name,start,min,max,c_end[,r_end] or name,int|float,start,min,max,c_end[,r_end], got "
+        "'B,int,5,0'");
+  CHECK(error("A,double,1,0,10,1\n").starts_with("p.txt:1: expected name,start,min,max"));
+  CHECK(error("A,1,0,10\n").starts_with("p.txt:1: expected name,start,min,max"));
+  CHECK(error("A,1,0,10,1,0.002,7\n").starts_with("p.txt:1: expected name,start,min,max"));
+  CHECK(error("A,11,0,10,1\n") == "p.txt:1: A: start 11 is outside [0, 10]");
   CHECK(error("A,int,11,0,10,1\n") == "p.txt:1: A: start 11 is outside [0, 10]");
   CHECK(error("A,int,1,10,0,1\n") == "p.txt:1: A: min 10 must be below max 0");
   CHECK(error("A,int,1,0,10,0\n") == "p.txt:1: A: c_end must be above 0");
   CHECK(error("A,int,1,0,10,x\n") == "p.txt:1: A: c_end must be a number, not 'x'");
   CHECK(error("A,int,1,0,10,1\na,int,2,0,10,1\n") == "p.txt:2: a: the parameter is given twice");
-  CHECK(error("# nothing\n") == "p.txt: no parameters (expected lines name,int,start,min,max,c_end,r_end)");
+  CHECK(error("# nothing\n") ==
+        "p.txt: no parameters (expected lines name,start,min,max,c_end,r_end or name,int,start,...)");
 
   auto opt = config::parse_spsa_param_option("X=20,0,100,6,0.05");
   REQUIRE(opt);
@@ -185,14 +209,19 @@ TEST_CASE("journal: a pair's line holds its draws, theta and both games, and rea
   CHECK(line.starts_with(R"({"spsa_pair":12,"delta":[1,-1],"plus":[55,1.25],"minus":[45,1.75],"result":-1,)"
                          R"("theta":[49.75,1.5000000000000002],"games":[{"game":22,)"));
   CHECK(journal::is_spsa_pair_line(line));
-  auto back = journal::parse_spsa_pair_line(line, 2);
+  auto back = journal::parse_spsa_pair_line(line, 2, true);
   REQUIRE_MESSAGE(back, (back ? "" : back.error()));
+  REQUIRE(back->games.size() == 2);
+  CHECK(back->games[1].game == 23);
+  CHECK(back->games[0].outcome == Outcome::WhiteWin);
   CHECK(back->pair.k == 12);
   CHECK(back->pair.delta == p.delta);
   CHECK(back->pair.plus == p.plus);
   CHECK(*back->pair.theta == *p.theta);  // doubles exactly: a resumed run continues from the same theta
   REQUIRE(back->game_lines.size() == 2);
+  CHECK(back->game_lines[0] == g0);  // spliced in and read back as written
   CHECK(contains(back->game_lines[1], "\"game\":23"));
+  CHECK(journal::parse_spsa_pair_line(line, 2)->game_lines.empty());  // only when asked for
   CHECK(journal::parse_spsa_pair_line(line, 3).error() == "\"delta\" must be an array of 3 signs");
 
   // In a journal: the header's specification, the pairs, and their games among the journal's games.
@@ -200,7 +229,9 @@ TEST_CASE("journal: a pair's line holds its draws, theta and both games, and rea
   h.type = "spsa";
   h.engines = {"e+", "e-"};
   h.games = 24;
-  h.spsa = journal::SpsaSpec{"e", {param("X", 50, 0, 100, 4), param("S", 1.5, 0.5, 3, 0.2, 0.002, false)}, {}, 9};
+  // S is a float parameter of a spin option: sent whole, and the journal says so.
+  h.spsa =
+      journal::SpsaSpec{"e", {param("X", 50, 0, 100, 4), param("S", 1.5, 0.5, 3, 0.2, 0.002, false)}, {}, 9, {true, true}};
   h.spsa->schedule.iterations = 12;
   TempDir dir("spsa-journal");
   const std::string path = dir.file("journal.jsonl", journal::to_json(h) + "\n" + line + "\n");
@@ -211,6 +242,15 @@ TEST_CASE("journal: a pair's line holds its draws, theta and both games, and rea
   CHECK_FALSE(c->header->spsa->params[1].integer);
   CHECK(c->header->spsa->seed == 9);
   CHECK(c->header->spsa->schedule.iterations == 12);
+  CHECK(c->header->spsa->whole(1));
+  // A journal of an older version says nothing of it: int parameters were sent whole, floats as decimals.
+  std::string old_header = journal::to_json(h);
+  for (const char* sent : {R"(,"sent":"whole")", R"(,"sent":"decimal")"})
+    for (size_t at; (at = old_header.find(sent)) != std::string::npos;) old_header.erase(at, std::string(sent).size());
+  auto old = journal::parse_journal_header(old_header);
+  REQUIRE_MESSAGE(old, (old ? "" : old.error()));
+  CHECK(old->spsa->whole(0));
+  CHECK_FALSE(old->spsa->whole(1));
   REQUIRE(c->spsa_pairs.size() == 1);
   CHECK(c->spsa_pairs[0].result == -1);
   REQUIRE(c->games.size() == 2);
@@ -234,7 +274,7 @@ TEST_CASE("applier: each pair of the shards' segments applied once, theta publis
   h.engines = {"e+", "e-"};
   h.games = 8;
   h.schedule = "0123456789abcdef";
-  h.spsa = journal::SpsaSpec{"e", {param("X", 50, 0, 100, 4, 0.05)}, {}, 1};
+  h.spsa = journal::SpsaSpec{"e", {param("X", 50, 0, 100, 4, 0.05)}, {}, 1, {true}};
   h.spsa->schedule.iterations = 4;
   spsa::Tuner shard_tuner(h.spsa->params, h.spsa->schedule, 1, {true});
   auto game = [](int64_t k, int g) {
@@ -298,4 +338,50 @@ TEST_CASE("applier: each pair of the shards' segments applied once, theta publis
   REQUIRE(journal->spsa_pairs.size() == 4);
   CHECK(journal->spsa_pairs[3].k == 4);
   CHECK(journal->games.size() == 8);
+}
+
+TEST_CASE("applier: a segment line that cannot be read is an error naming it; opened anew, nothing is applied twice") {
+  TempDir dir("spsa-applier-damage");
+  const std::string out = dir.path.string();
+  std::filesystem::create_directories(dir.path / "segments");
+  journal::JournalHeader h;
+  h.type = "spsa";
+  h.engines = {"e+", "e-"};
+  h.games = 8;
+  h.schedule = "0123456789abcdef";
+  h.spsa = journal::SpsaSpec{"e", {param("X", 50, 0, 100, 4, 0.05)}, {}, 1, {true}};
+  h.spsa->schedule.iterations = 4;
+  h.shard = journal::Shard{0, 1};
+  spsa::Tuner tuner(h.spsa->params, h.spsa->schedule, 1, {true});
+  auto pair_line = [&](int64_t k, double result) {
+    journal::SpsaPair p = tuner.dispatch(k);
+    p.result = result;
+    auto game = [&](int g) {
+      return R"({"game":)" + std::to_string(2 * (k - 1) + g) + R"(,"pair":)" + std::to_string(k - 1) +
+             R"(,"game_in_pair":)" + std::to_string(g) +
+             R"(,"version":1,"black":"e+","white":"e-","start_sfen":"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/)"
+             R"(1B5R1/LNSGKGSNL b - 1","moves":[],"result":"black","termination":"resign"})";
+    };
+    return journal::spsa_pair_line(p, game(0), game(1));
+  };
+  const std::string segment = "segments/shard-0-of-1.20261126T000000Z.a.1.jsonl";
+  dir.file(segment, journal::to_json(h) + "\n" + pair_line(1, 2) + "\n" +
+                        R"({"spsa_pair":2,"delta":[1],"plus":[52],"minus":[48],"result":1,"games":[]})" + "\n" +
+                        pair_line(3, -1) + "\n");
+  auto a = spsa::Applier::open(out, h);
+  REQUIRE_MESSAGE(a, (a ? "" : a.error()));
+  std::vector<std::string> warnings;
+  auto applied = (*a)->poll(warnings);
+  REQUIRE_FALSE(applied);
+  CHECK(applied.error() == (dir.path / segment).string() + ":3: \"games\" must hold the pair's two game lines");
+  // Pair 1 was applied and journaled before the damage; the coordinator opens the applier anew and applies it once.
+  a->reset();
+  auto again = spsa::Applier::open(out, h);
+  REQUIRE_MESSAGE(again, (again ? "" : again.error()));
+  CHECK((*again)->applied() == 1);
+  CHECK_FALSE((*again)->poll(warnings));  // the damage is still there, named again
+  CHECK((*again)->applied() == 1);
+  auto journal = journal::read_journal(spsa::applied_path(out));
+  REQUIRE(journal);
+  CHECK(journal->spsa_pairs.size() == 1);
 }
