@@ -4,6 +4,8 @@
 //                                            prints the node signature
 //   shogi-arena-engine perft <depth> [sfen]  move-generation node counts, divided by root move
 //   shogi-arena-engine gensfen|shuffle|records ...   training data for the learned evaluation (learn/commands.h)
+//   shogi-arena-engine-tune tune-params      the tunable search constants in fishtest's params format (a tune
+//                                            build only: search/tune.h)
 //   shogi-arena-engine <usi command ...>     runs one command, waits for its search, then exits
 
 #include <exception>
@@ -14,6 +16,7 @@
 
 #include "eval/builtin_weights.h"
 #include "learn/commands.h"
+#include "search/tune.h"
 #include "usi/bench.h"
 #include "usi/usi.h"
 
@@ -30,6 +33,11 @@ int main(int argc, char* argv[]) {
       const int depth = argc > 2 ? std::stoi(argv[2]) : shogi::usi::BENCH_DEPTH;
       shogi::usi::run_bench(std::cout, shogi::kp::builtin_weights(), depth);
       return 0;
+    }
+    if (cmd == "tune-params" && !shogi::tune::TUNE_BUILD) {
+      std::cerr << "shogi-arena-engine: tune-params: this build has no tunable options; use shogi-arena-engine-tune "
+                   "(CMake option SHOGI_ARENA_ENGINE_TUNE)\n";
+      return 2;
     }
     if (shogi::learn::is_learn_command(cmd))
       return shogi::learn::run_learn_command(cmd, std::vector<std::string>(argv + 2, argv + argc), std::cout,

@@ -10,20 +10,23 @@
 #include "search/movepick.h"
 #include "search/see.h"
 #include "search/thread.h"
+#include "search/tune.h"
 
 namespace shogi {
 
 namespace {
 
+using namespace tune;  // the tunable constants (search/tune.h)
+
 int REDUCTIONS[MAX_MOVES];
 
 Depth reduction(bool improving, Depth d, int move_count) {
   const int r = REDUCTIONS[std::min(d, MAX_MOVES - 1)] * REDUCTIONS[std::min(move_count, MAX_MOVES - 1)];
-  return (r + 512) / 1024 + (!improving && r > 900);
+  return (r + LmrRounding) / 1024 + (!improving && r > LmrNonImproving);
 }
 
-int futility_move_count(bool improving, Depth depth) { return (3 + depth * depth) / (2 - improving); }
-Value futility_margin(Depth d, bool improving) { return 170 * (d - improving); }
+int futility_move_count(bool improving, Depth depth) { return (FutilityMoveBase + depth * depth) / (2 - improving); }
+Value futility_margin(Depth d, bool improving) { return RfpMargin * (d - improving); }
 
 void update_pv(Move* pv, Move move, const Move* child) {
   for (*pv++ = move; child && *child != MOVE_NONE;) *pv++ = *child++;
@@ -49,7 +52,7 @@ AccumulatorCheck accumulator_check() {
 
 void init_search_tables() {
   REDUCTIONS[0] = 0;
-  for (int i = 1; i < MAX_MOVES; ++i) REDUCTIONS[i] = int(21.5 * std::log(i));
+  for (int i = 1; i < MAX_MOVES; ++i) REDUCTIONS[i] = int(tune::LmrScale / 10.0 * std::log(i));
 }
 
 Worker::Worker(SharedState& shared, size_t id) : shared_(shared), id_(id) { clear_history(); }
@@ -282,7 +285,7 @@ void Worker::iterative_deepening() {
       Value alpha = -VALUE_INFINITE, beta = VALUE_INFINITE, delta = 0;
       const Value prev = root_moves_[pv_idx_].previous_score;
       if (root_depth_ >= 4 && prev != -VALUE_INFINITE && !is_mate_value(prev)) {
-        delta = 20 + std::abs(prev) / 64;
+        delta = tune::AspirationDelta + std::abs(prev) / 64;
         alpha = std::max(prev - delta, -VALUE_INFINITE);
         beta = std::min(prev + delta, VALUE_INFINITE);
       }
@@ -357,8 +360,8 @@ void Worker::check_limits() {
 int Worker::extension_limit_scale(bool pv_node, int ply) const {
   // Extensions are limited relative to the iteration depth: halved, then dropped, far beyond it.
   const int beyond = ply - root_depth_;
-  if (pv_node) return beyond > 10 ? 0 : beyond > 6 ? 1 : 2;
-  return beyond > 8 ? 0 : beyond > 4 ? 1 : 2;
+  if (pv_node) return beyond > tune::ExtNonePv ? 0 : beyond > tune::ExtHalfPv ? 1 : 2;
+  return beyond > tune::ExtNoneNonPv ? 0 : beyond > tune::ExtHalfNonPv ? 1 : 2;
 }
 
 void Worker::update_quiet_stats(Stack* ss, Move move, int bonus) {
@@ -487,21 +490,21 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
 
     // Step 6: razoring. Far below alpha at low depth: let quiescence search decide. Not when only a mate beats
     // alpha: quiescence search never sees one, so every node searched for a shorter mate would be cut.
-    if (!pv_node && depth <= 3 && alpha < VALUE_MATE_IN_MAX_PLY && eval < alpha - 400 - 250 * depth * depth) {
+    if (!pv_node && depth <= 3 && alpha < VALUE_MATE_IN_MAX_PLY && eval < alpha - tune::RazorBase - tune::RazorDepthSquared * depth * depth) {
       const Value v = qsearch<NonPV>(pos, ss, alpha - 1, alpha);
       if (v < alpha) return v;
     }
 
     // Step 7: reverse futility (static null move). Not against a mated-score beta: the static eval says nothing
     // about a mate the opponent is looking for.
-    if (!ss->tt_pv && depth < 9 && beta > VALUE_MATED_IN_MAX_PLY && eval - futility_margin(depth, improving) >= beta &&
+    if (!ss->tt_pv && depth < tune::RfpDepth && beta > VALUE_MATED_IN_MAX_PLY && eval - futility_margin(depth, improving) >= beta &&
         eval < VALUE_KNOWN_WIN)
       return eval;
 
     // Step 8: null move, with a verification search at high depth against zugzwang-like traps.
-    if (!pv_node && prev_move != MOVE_NULL && !excluded && eval >= beta && ss->static_eval >= beta - 20 * depth + 200 &&
+    if (!pv_node && prev_move != MOVE_NULL && !excluded && eval >= beta && ss->static_eval >= beta - tune::NmpEvalDepth * depth + tune::NmpEvalBase &&
         ss->ply >= nmp_min_ply_ && beta > VALUE_MATED_IN_MAX_PLY && beta < VALUE_MATE_IN_MAX_PLY) {
-      const Depth r = 3 + depth / 3 + std::min((eval - beta) / 200, 3);
+      const Depth r = tune::NmpBase + depth / tune::NmpDepthDivisor + std::min((eval - beta) / tune::NmpEvalDivisor, 3);
       ss->current_move = MOVE_NULL;
       pos.do_null_move(st);
       Value null_value = -search<NonPV>(pos, ss + 1, -beta, -beta + 1, depth - r, !cut_node);
@@ -517,7 +520,7 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
     }
 
     // Step 9: ProbCut. A good capture that beats beta by a margin in a reduced search very likely beats beta.
-    const Value probcut_beta = beta + 180 - 50 * improving;
+    const Value probcut_beta = beta + tune::ProbcutMargin - tune::ProbcutImproving * improving;
     if (!pv_node && depth > 4 && std::abs(beta) < VALUE_MATE_IN_MAX_PLY &&
         !(tt_hit && tte->depth() >= depth - 3 && tt_value != VALUE_NONE && tt_value < probcut_beta)) {
       MovePicker mp(pos, tt_move, probcut_beta - ss->static_eval);
@@ -596,18 +599,19 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
       if (gives_check) {
         // Checks are not pruned by SEE: shogi mates are full of sacrifices with check.
       } else if (capture_or_promotion) {
-        if (!see_ge(pos, move, -200 * depth)) continue;
+        if (!see_ge(pos, move, -tune::SeeCaptureMargin * depth)) continue;
       } else {
-        if (lmr_depth < 6 && !ss->in_check && ss->static_eval + 200 + 170 * lmr_depth <= alpha) continue;
-        if (!see_ge(pos, move, -25 * lmr_depth * lmr_depth)) continue;
+        if (lmr_depth < 6 && !ss->in_check && ss->static_eval + tune::PruneQuietBase + tune::PruneQuietDepth * lmr_depth <= alpha)
+          continue;
+        if (!see_ge(pos, move, -tune::SeeQuietMargin * lmr_depth * lmr_depth)) continue;
       }
     }
 
     // Step 13: extensions (singular, check, single reply, recapture), limited relative to the iteration depth.
     if (ext_scale > 0) {
-      if (!root_node && depth >= 7 && move == tt_move && !excluded && tt_hit && tt_value != VALUE_NONE &&
+      if (!root_node && depth >= tune::SingularDepth && move == tt_move && !excluded && tt_hit && tt_value != VALUE_NONE &&
           std::abs(tt_value) < VALUE_KNOWN_WIN && (tte->bound() & BOUND_LOWER) && tte->depth() >= depth - 3) {
-        const Value singular_beta = tt_value - 2 * depth;
+        const Value singular_beta = tt_value - tune::SingularMargin * depth / 10;
         ss->excluded_move = move;
         const Value v = search<NonPV>(pos, ss, singular_beta - 1, singular_beta, (depth - 1) / 2, cut_node);
         ss->excluded_move = MOVE_NONE;
@@ -647,7 +651,7 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
       if (cut_node) r += 2;
       if (tt_capture && !capture_or_promotion) r += 1;
       if (gives_check) r -= 1;
-      if (!capture_or_promotion) r -= (history_.get(us, move) - 2000) / 5000;
+      if (!capture_or_promotion) r -= (history_.get(us, move) - tune::LmrHistoryOffset) / tune::LmrHistoryDivisor;
       const Depth d = std::clamp(new_depth - r, 1, new_depth);
       value = -search<NonPV>(pos, ss + 1, -(alpha + 1), -alpha, d, true);
       full_depth_search = value > alpha && d < new_depth;
@@ -768,7 +772,7 @@ Value Worker::qsearch(Position& pos, Stack* ss, Value alpha, Value beta, Depth d
       return best_value;
     }
     if (pv_node && best_value > alpha) alpha = best_value;
-    futility_base = best_value + 150;
+    futility_base = best_value + tune::QsFutility;
   }
 
   MovePicker mp(pos, tt_move, depth, &history_);

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "search/tune.h"
+
 namespace shogi {
 
-int expected_moves_to_go(int game_ply) { return std::clamp(45 - game_ply / 5, 20, 45); }
+int expected_moves_to_go(int game_ply) { return std::clamp(tune::TmMovesToGo - game_ply / 5, 20, tune::TmMovesToGo); }
 
 namespace {
 
@@ -52,13 +54,13 @@ void TimeManager::init(const SearchLimits& limits, Color us, int game_ply, const
       use_full_time_ = true;
     } else {
       opt = remaining / mtg * slow / 100 + byoyomi - std::max(d1, d2);
-      max = std::min(hard, remaining / 8 + byoyomi - std::max(d1, d2));
+      max = std::min(hard, remaining / tune::TmMaxDivisor + byoyomi - std::max(d1, d2));
     }
   } else if (inc > 0) {
     hard = std::max<Milliseconds>(0, remaining + inc - std::max(d1, d2));
     // Budget the remaining time plus the increments still to come over the expected moves.
     opt = (remaining + (mtg - 1) * inc) / mtg * slow / 100 - d1;
-    max = std::min({hard, remaining / 8 + inc - d1, std::max<Milliseconds>(opt, 0) * 5});
+    max = std::min({hard, remaining / tune::TmMaxDivisor + inc - d1, std::max<Milliseconds>(opt, 0) * 5});
   } else {
     // Sudden death: a reserve kept back that is a growing fraction of a shrinking clock, so that per-move
     // overheads never exhaust it; with almost nothing left, move at once.
@@ -66,7 +68,7 @@ void TimeManager::init(const SearchLimits& limits, Color us, int game_ply, const
         std::min<Milliseconds>(remaining / 2, Milliseconds(std::sqrt(double(remaining) * 300.0)));
     hard = std::max<Milliseconds>(0, remaining - d1 - reserve);
     opt = hard / mtg * slow / 100;
-    max = std::min(hard / 8, opt * 5);
+    max = std::min(hard / tune::TmMaxDivisor, opt * 5);
   }
 
   // The minimum thinking time gives way on a nearly empty clock, where moving at once is what saves the game.
@@ -93,10 +95,14 @@ bool TimeManager::stop_after_iteration(const IterationReport& r) const {
 
   // A falling score, an unstable best move or a fail-low ask for more time; a long-stable best move for less.
   double falling = 1.0;
-  if (r.previous_score != VALUE_NONE) falling = std::clamp(1.0 + (r.previous_score - r.score) / 200.0, 0.7, 1.6);
-  const double instability = 1.0 + 1.5 * r.best_move_changes;
-  const double stability = r.stable_iterations >= 8 ? 0.45 : r.stable_iterations >= 5 ? 0.65 : r.stable_iterations >= 3 ? 0.85 : 1.0;
-  const double fail_low = r.failed_low ? 1.5 : 1.0;
+  if (r.previous_score != VALUE_NONE)
+    falling = std::clamp(1.0 + (r.previous_score - r.score) / double(tune::TmFalling), 0.7, 1.6);
+  const double instability = 1.0 + tune::TmInstability / 100.0 * r.best_move_changes;
+  const double stability = r.stable_iterations >= 8   ? tune::TmStable8 / 100.0
+                           : r.stable_iterations >= 5 ? tune::TmStable5 / 100.0
+                           : r.stable_iterations >= 3 ? tune::TmStable3 / 100.0
+                                                      : 1.0;
+  const double fail_low = r.failed_low ? tune::TmFailLow / 100.0 : 1.0;
   const double total = std::min(double(maximum_), double(optimum_) * falling * instability * stability * fail_low);
   return double(r.elapsed) >= total;
 }

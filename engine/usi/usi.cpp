@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "rules/notation.h"
+#include "search/tune.h"
 #include "usi/bench.h"
 
 namespace shogi::usi {
@@ -154,6 +155,12 @@ void UsiLoop::add_options() {
                }));
   options_.add("HashStatistics",
                Option::check(false, [this](const Option& o) { engine_.set_hash_statistics(o.as_bool()); }));
+  // A tune build: the search's constants as options, for shogi-arena spsa (search/tune.h).
+  if constexpr (tune::TUNE_BUILD)
+    for (const tune::Tunable& t : tune::tunables())
+      options_.add(t.name, Option::spin(t.default_value, t.min, t.max, [name = std::string(t.name)](const Option& o) {
+                     tune::set(name, int(o.as_int()));
+                   }));
 }
 
 void UsiLoop::run() {
@@ -182,7 +189,7 @@ bool UsiLoop::execute(std::string_view line) {
     release_held_answer();
     engine_.ponderhit();
   } else if (cmd == "usi") {
-    print("id name " + std::string(ENGINE_NAME));
+    print("id name " + std::string(ENGINE_NAME) + (tune::TUNE_BUILD ? " tune" : ""));
     print("id author " + std::string(ENGINE_AUTHOR));
     std::string decl = options_.usi_declarations();
     if (!decl.empty()) decl.pop_back();
@@ -233,6 +240,15 @@ bool UsiLoop::execute(std::string_view line) {
       info_string("hash statistics are off: setoption name HashStatistics value true, then isready");
     else
       info_string("tt stats " + engine_.tt().stats().to_string());
+  } else if (cmd == "tune-params") {
+    // Raw lines, as Stockfish's TUNE prints them: `shogi-arena spsa --params` reads them as they are.
+    if constexpr (tune::TUNE_BUILD) {
+      std::string lines = tune::params_lines();
+      if (!lines.empty()) lines.pop_back();
+      print(lines);
+    } else {
+      info_string("tune-params: this build has no tunable options; build shogi-arena-engine-tune");
+    }
   } else if (cmd == "bench") {
     engine_.wait_for_search_finished();
     int depth = tokens.size() > 1 ? int(parse_int(tokens[1]).value_or(BENCH_DEPTH)) : BENCH_DEPTH;
