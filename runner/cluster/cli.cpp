@@ -195,7 +195,9 @@ int follow(const std::string& out, const Jobs& jobs, const config::Config& c, st
   if (!contents || !contents->header || contents->header->merged_segments == 0)
     throw config::ConfigError("the merge job did not write " + journal + " (see " +
                               (fs::path(out) / "slurm" / "merge.out").string() + ")");
-  const int code = tournament::print_journal_stats(*contents, journal, {}, c.json);
+  tournament::StatsRequest stats_request;
+  stats_request.json = c.json;
+  const int code = tournament::print_journal_stats(*contents, journal, stats_request);
   if (contents->header->spsa) {
     // The tuned values, as a local SPSA run prints them.
     (c.json ? std::cerr : std::cout) << spsa::applied_text(*contents, c.engines.at(0)) << std::flush;

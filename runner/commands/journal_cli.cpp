@@ -51,6 +51,10 @@ void write_replacing(const std::string& path, const std::string& text, const std
 void StatsOutput::add_to(CLI::App& app) {
   app.add_option("--sprt", sprt, "elo0=E elo1=E [alpha=A] [beta=B] [model=...]: test this SPRT")->expected(1, 5);
   app.add_flag("--json", json, "Summary as JSON");
+  app.add_option("--rating-anchor", rating_anchor, "Rate more than two engines with this one at --rating-anchor-elo "
+                                                   "(default: the run's anchor, else mean 0)")
+      ->type_name("NAME");
+  app.add_option("--rating-anchor-elo", rating_anchor_elo, "The anchor's rating")->type_name("ELO");
 }
 
 void StatsCli::add_to(CLI::App& app) {
@@ -60,7 +64,7 @@ void StatsCli::add_to(CLI::App& app) {
 }
 
 int StatsCli::run() const {
-  return tournament::print_journal_stats(read_or_throw(journal_, false), journal_, output_.sprt, output_.json);
+  return tournament::print_journal_stats(read_or_throw(journal_, false), journal_, output_.request());
 }
 
 void MergeCli::add_to(CLI::App& app) {
@@ -73,7 +77,7 @@ int MergeCli::run() const {
   if (!merged) throw config::ConfigError(merged.error());
   for (const std::string& w : merged->warnings) std::cerr << "warning: " << w << "\n";
   std::cerr << merged->text() << "\n";
-  return tournament::print_journal_stats(read_or_throw(merged->path, false), merged->path, output_.sprt, output_.json);
+  return tournament::print_journal_stats(read_or_throw(merged->path, false), merged->path, output_.request());
 }
 
 void ReportCli::add_to(CLI::App& app) {

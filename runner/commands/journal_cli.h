@@ -7,9 +7,11 @@
 // stats and merge exit as a run would (an SPRT's verdict: 0 H1, 1 H0, 2 undecided); errors throw
 // config::ConfigError (one line naming the file).
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "tournament/journal_stats.h"
 #include "web/report.h"
 
 namespace CLI {
@@ -22,7 +24,10 @@ namespace arena::commands {
 struct StatsOutput {
   std::vector<std::string> sprt;  // elo0=E elo1=E [alpha=A] [beta=B] [model=...]
   bool json = false;
+  std::string rating_anchor;
+  std::optional<double> rating_anchor_elo;
   void add_to(CLI::App& app);
+  tournament::StatsRequest request() const { return {sprt, json, rating_anchor, rating_anchor_elo}; }
 };
 
 class StatsCli {

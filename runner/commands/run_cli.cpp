@@ -75,6 +75,8 @@ int run_tournament(const config::Config& c, const std::atomic<bool>* stop) {
   tournament::RunInfo info;
   info.type = c.type;
   info.total_games = t.games_to_play();
+  info.rating_anchor = c.rating_anchor;
+  info.rating_anchor_elo = c.rating_anchor_elo;
   // A shard's part of an SPRT decides nothing: the coordinator tests all the shards' games together.
   if (c.type == config::TournamentType::Sprt && !shard) info.sprt = c.sprt;
   tournament::ConsoleReporter::Options ro;

@@ -1,6 +1,7 @@
 #include "config/cli_config.h"
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 
 #include "config/engine_keys.h"
 #include "config/load.h"
@@ -100,6 +101,13 @@ void CliOptions::add_to(CLI::App& app, std::optional<TournamentType> type) {
   app.add_option("--status-interval", status_interval_, "Seconds between status lines when not on a terminal")
       ->type_name("S");
   app.add_option("--event", event_, "Event name for the records")->type_name("NAME");
+  if (type == TournamentType::Gauntlet || type == TournamentType::RoundRobin || !type) {
+    app.add_option("--rating-anchor", rating_anchor_,
+                   "The rating list of more than two engines puts this engine at --rating-anchor-elo (default: "
+                   "the ratings' mean is 0)")
+        ->type_name("NAME");
+    app.add_option("--rating-anchor-elo", rating_anchor_elo_, "The anchor's rating (default 0)")->type_name("ELO");
+  }
   app.add_option("--web", web_,
                  "Serve a live page of the run: PORT (on 127.0.0.1) or HOST:PORT (0.0.0.0:PORT for every interface); "
                  "off: none, whatever --config says")
@@ -242,6 +250,12 @@ Config CliOptions::build() const {
   if (!status_interval_.empty())
     c.status_interval_s = int(check("--status-interval", parse_int(status_interval_, 1, 86400)));
   if (!event_.empty()) c.game.event = event_;
+  if (!rating_anchor_.empty()) c.rating_anchor = rating_anchor_;
+  if (!rating_anchor_elo_.empty()) {
+    auto elo = parse_double(rating_anchor_elo_);
+    if (!elo || !std::isfinite(*elo)) fail("--rating-anchor-elo", "'" + rating_anchor_elo_ + "': expected a number");
+    c.rating_anchor_elo = *elo;
+  }
   if (!web_.empty()) c.web = web_ == "off" ? "" : web_;
   if (!c.web.empty()) {
     auto address = parse_listen_address(c.web, DEFAULT_WEB_PORT);

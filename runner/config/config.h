@@ -134,6 +134,10 @@ struct Config {
   // for a host alone); empty: no page.
   std::string web;
   stats::SprtConfig sprt;
+  // The rating list of more than two engines (tournament/ratings.h) puts this engine at rating_anchor_elo; empty:
+  // the ratings' mean is 0.
+  std::string rating_anchor;
+  double rating_anchor_elo = 0;
   SpsaSettings spsa;  // type Spsa
   // Play every game through this project's CSA server on 127.0.0.1, each engine driven by the CSA client, instead
   // of directly over USI: the client and the server are then exercised by real games. Needs one clock of whole

@@ -136,6 +136,11 @@ Config finalize(ConfigDraft draft, std::optional<TournamentType> command) {
       fail(draft.replay_where, "not for spsa: a pair broken by a crash is scored as played, as the parameters "
                                "that crash an engine should lose");
   }
+  if (!c.rating_anchor.empty() && !names.contains(c.rating_anchor)) {
+    std::string list;
+    for (const game::EngineConfig& e : c.engines) list += (list.empty() ? "" : ", ") + e.name;
+    throw ConfigError("rating anchor '" + c.rating_anchor + "' is not an engine of the run (engines: " + list + ")");
+  }
   if (!c.openings.file.empty() && !c.openings.position.empty())
     throw ConfigError("openings: give either a file or a position, not both");
   if (c.resume && c.overwrite) throw ConfigError("--resume and --overwrite contradict each other");

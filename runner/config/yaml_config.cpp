@@ -103,6 +103,14 @@ class Reader {
         sprt(v, path, c.sprt);
       } else if (key == "spsa") {
         spsa(v, path);
+      } else if (key == "rating") {
+        for_each_key(v, path, {"anchor", "anchor_elo"},
+                     [&](const std::string& k, const YAML::Node& value, const std::string& p) {
+                       if (k == "anchor")
+                         c.rating_anchor = scalar(value, p);
+                       else
+                         c.rating_anchor_elo = number(value, p);
+                     });
       } else if (key == "via_csa_server") {
         c.via_csa_server = boolean(v, path);
       } else if (key == "shard") {
@@ -124,7 +132,7 @@ class Reader {
         "tournament",     "event",    "rounds",    "games",        "pair",   "concurrency",       "engines",
         "each",           "openings", "game",      "adjudication", "output", "restart",           "replay_broken_pairs",
         "max_replays",    "resume",   "overwrite", "quiet",        "json",   "status_interval_s", "sprt",
-        "spsa",           "via_csa_server", "shard", "web"};
+        "spsa",           "via_csa_server", "shard", "web", "rating"};
     return keys;
   }
 

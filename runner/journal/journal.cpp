@@ -119,6 +119,12 @@ std::expected<JournalHeader, std::string> parse_header(const bj::value& line) {
     if (!spec) return std::unexpected(spec.error());
     h.spsa = std::move(*spec);
   }
+  if (const bj::value* v = doc.if_contains("rating_anchor"); v && v->is_object()) {
+    h.rating_anchor = get_string(v->get_object(), "engine");
+    auto elo = get_double(v->get_object(), "elo");
+    if (!elo) return std::unexpected("rating_anchor: " + elo.error());
+    h.rating_anchor_elo = *elo;
+  }
   if (const bj::value* v = doc.if_contains("shard"); v && v->is_object()) {
     auto index = get_int(v->get_object(), "index", true), count = get_int(v->get_object(), "count", true);
     if (!index || !count || *count < 1 || *index < 0 || *index >= *count)
@@ -166,6 +172,8 @@ std::string to_json(const JournalHeader& h) {
   if (h.pid != 0) doc.emplace("pid", h.pid);
   if (h.shard) doc.emplace("shard", bj::object{{"index", h.shard->index}, {"count", h.shard->count}});
   if (h.merged_segments > 0) doc.emplace("merged_segments", h.merged_segments);
+  if (!h.rating_anchor.empty())
+    doc.emplace("rating_anchor", bj::object{{"engine", h.rating_anchor}, {"elo", h.rating_anchor_elo}});
   if (h.spsa) {
     auto spec = json::parse(spsa_spec_json(*h.spsa));
     doc.emplace("spsa", spec ? std::move(*spec) : bj::value(nullptr));

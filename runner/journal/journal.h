@@ -70,6 +70,9 @@ struct JournalHeader {
   std::optional<Shard> shard;    // a segment of a sharded run (segments.h)
   int64_t merged_segments = 0;   // written by `merge` from this many segments; 0 for a journal a run wrote
   std::optional<SpsaSpec> spsa;  // an SPSA run's ("type":"spsa")
+  // The rating list's anchor (config::Config::rating_anchor), so that stats and report rate as the run did.
+  std::string rating_anchor;
+  double rating_anchor_elo = 0;
 };
 std::string to_json(const JournalHeader& header);
 // A header line back (a line with "journal":1, as the first line of every journal).

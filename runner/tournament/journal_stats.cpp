@@ -39,6 +39,8 @@ JournalStandings standings_of(const journal::JournalContents& contents, const st
     games_per_pair = h->games_per_pair;
     info.total_games = h->games;
     info.sprt = h->sprt;
+    info.rating_anchor = h->rating_anchor;
+    info.rating_anchor_elo = h->rating_anchor_elo;
     if (h->type == "roundrobin") {
       info.type = config::TournamentType::RoundRobin;
       for (int i = 0; i < int(names.size()); ++i)
@@ -60,12 +62,21 @@ JournalStandings standings_of(const journal::JournalContents& contents, const st
 }
 
 int print_journal_stats(const journal::JournalContents& contents, const std::string& source,
-                        const std::vector<std::string>& sprt_args, bool json) {
+                        const StatsRequest& request) {
   std::optional<stats::SprtConfig> sprt;
-  if (!sprt_args.empty())
-    sprt = parse_sprt_args(sprt_args,
+  if (!request.sprt_args.empty())
+    sprt = parse_sprt_args(request.sprt_args,
                            contents.header && contents.header->sprt ? *contents.header->sprt : stats::SprtConfig{});
   JournalStandings st = standings_of(contents, sprt);
+  if (!request.rating_anchor.empty()) {
+    bool known = false;
+    for (const EngineRecord& e : st.tally.engines()) known |= e.name == request.rating_anchor;
+    if (!known)
+      throw config::ConfigError("--rating-anchor: '" + request.rating_anchor + "' is not an engine of " + source);
+    st.info.rating_anchor = request.rating_anchor;
+  }
+  if (request.rating_anchor_elo) st.info.rating_anchor_elo = *request.rating_anchor_elo;
+  const bool json = request.json;
   // A journal's statistics are complete as far as they go: only an SPRT verdict decides the exit code.
   Summary s;
   s.info = st.info;

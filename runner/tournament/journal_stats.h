@@ -25,9 +25,17 @@ struct JournalStandings {
 JournalStandings standings_of(const journal::JournalContents& contents,
                               const std::optional<stats::SprtConfig>& sprt = {});
 
-// Prints the summary (text, or JSON with `json`) to stdout; returns the exit code: an SPRT's verdict (0 H1, 1 H0,
-// 2 undecided), else 0.
+// What to print of a journal: its summary as text or JSON, with the header's SPRT and rating anchor or others.
+struct StatsRequest {
+  std::vector<std::string> sprt_args;  // elo0=E elo1=E ...: test this SPRT instead
+  bool json = false;
+  std::string rating_anchor;               // rate on this engine instead of the header's anchor
+  std::optional<double> rating_anchor_elo;  // at this rating
+};
+
+// Prints the summary to stdout; returns the exit code: an SPRT's verdict (0 H1, 1 H0, 2 undecided), else 0.
+// An anchor that is not an engine of the journal throws config::ConfigError.
 int print_journal_stats(const journal::JournalContents& contents, const std::string& source,
-                        const std::vector<std::string>& sprt_args, bool json);
+                        const StatsRequest& request);
 
 }  // namespace arena::tournament

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "output/json.h"
+#include "tournament/ratings.h"
 
 namespace arena::tournament {
 
@@ -74,6 +75,66 @@ bj::object wdl_json(const stats::WdlCounts& c) {
   o.emplace("losses", c.losses);
   o.emplace("draws", c.draws);
   return o;
+}
+
+// A rating as shown: ">+612.0" for an engine that won every game (its rating is a lower bound), "<" for one that
+// lost every game.
+std::string rating_text(const stats::EngineRating& r) {
+  return std::string(r.all_won ? ">" : r.all_lost ? "<" : "") + signed_fixed(r.elo, 1);
+}
+
+std::string ratings_text(const Tally& tally, const RunInfo& info) {
+  const auto list = rating_list(tally, info);
+  if (!list) return "Ratings: none (" + list.error() + ")\n";
+  std::string out = "Ratings (maximum likelihood, " +
+                    (info.rating_anchor.empty() ? std::string("mean 0")
+                                                : info.rating_anchor + " at " + signed_fixed(info.rating_anchor_elo, 1)) +
+                    "; 95 % interval; LOS over the next engine):\n  " + pad("#", 3, true) + "  " + pad("name", 20) +
+                    pad("Elo", 9, true) + pad("+/-", 8, true) + pad("games", 7, true) + pad("score", 8, true) +
+                    pad("LOS", 8, true) + "\n";
+  bool bounds = false;
+  for (size_t i = 0; i < list->order.size(); ++i) {
+    const stats::EngineRating& r = list->engines[size_t(list->order[i])];
+    bounds |= r.all_won || r.all_lost;
+    out += "  " + pad(std::to_string(i + 1), 3, true) + "  " + pad(tally.engines()[size_t(list->order[i])].name, 20) +
+           pad(rating_text(r), 9, true) + pad(fixed(r.error, 1), 8, true) + pad(std::to_string(r.games), 7, true) +
+           pad(fixed(percent(r.points, double(r.games)), 1) + "%", 8, true) +
+           (i < list->likelihood_of_superiority.size()
+                ? pad(fixed(100 * list->likelihood_of_superiority[i], 1) + "%", 8, true)
+                : std::string()) +
+           "\n";
+  }
+  if (bounds) out += "  (> won every game, < lost every game: the rating is a bound)\n";
+  return out;
+}
+
+bj::value ratings_json(const Tally& tally, const RunInfo& info) {
+  if (!has_rating_list(tally, info)) return nullptr;
+  bj::object out;
+  out.emplace("anchor", info.rating_anchor.empty() ? bj::value(nullptr) : bj::value(info.rating_anchor));
+  out.emplace("anchor_elo", info.rating_anchor.empty() ? 0.0 : info.rating_anchor_elo);
+  const auto list = rating_list(tally, info);
+  out.emplace("error", list ? bj::value(nullptr) : bj::value(list.error()));
+  bj::array engines;
+  if (list)
+    for (size_t i = 0; i < list->order.size(); ++i) {
+      const stats::EngineRating& r = list->engines[size_t(list->order[i])];
+      bj::object o;
+      o.emplace("rank", int64_t(i + 1));
+      o.emplace("name", tally.engines()[size_t(list->order[i])].name);
+      o.emplace("elo", r.elo);
+      o.emplace("error", r.error);
+      o.emplace("lower", r.lower);
+      o.emplace("upper", r.upper);
+      o.emplace("games", r.games);
+      o.emplace("points", r.points);
+      o.emplace("bound", r.all_won ? bj::value("lower") : r.all_lost ? bj::value("upper") : bj::value(nullptr));
+      o.emplace("los_next", i < list->likelihood_of_superiority.size() ? bj::value(list->likelihood_of_superiority[i])
+                                                                        : bj::value(nullptr));
+      engines.push_back(std::move(o));
+    }
+  out.emplace("engines", std::move(engines));
+  return out;
 }
 
 const char* end_name(RunEnd e) {
@@ -191,6 +252,7 @@ std::string summary_text(const Tally& tally, const Summary& sum) {
       out += "\n";
     }
   }
+  if (has_rating_list(tally, sum.info)) out += ratings_text(tally, sum.info);
   if (tally.replays() > 0)
     out += std::to_string(tally.replays()) + " broken pair attempt(s) replayed; " + std::to_string(tally.void_games()) +
            " game(s) voided (still counted in the faults above)\n";
@@ -289,6 +351,7 @@ std::string summary_json(const Tally& tally, const Summary& sum) {
     pairings.push_back(std::move(o));
   }
   out.emplace("pairings", std::move(pairings));
+  out.emplace("ratings", ratings_json(tally, sum.info));
   if (sum.info.sprt) {
     const stats::SprtConfig& c = *sum.info.sprt;
     SprtStatus st = sprt_status(tally, c);

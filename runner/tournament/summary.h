@@ -17,6 +17,9 @@ struct RunInfo {
   config::TournamentType type = config::TournamentType::Gauntlet;
   int64_t total_games = 0;
   std::optional<stats::SprtConfig> sprt;
+  // The rating list's anchor (tournament/ratings.h): this engine is rated rating_anchor_elo; empty: mean 0.
+  std::string rating_anchor;
+  double rating_anchor_elo = 0;
 };
 
 // "Games 120/1000 | dev vs base +40 -35 =45 | Elo 14.5 +/- 30.2 | LLR 0.42 (-2.94, 2.94) | crash 0 stall 0 ..."
@@ -37,7 +40,8 @@ struct Summary {
   int64_t runner_max_rss_kb = -1;  // the runner's own peak resident memory; < 0: unknown
 };
 // The final report: per pairing W/L/D (overall and per colour), Elo with its 95 % interval, nElo, LOS, draw ratio,
-// pentanomial pairs, the SPRT; per engine points and faults; a cross table for round robins.
+// pentanomial pairs, the SPRT; per engine points and faults; a cross table for round robins; the rating list of more
+// than two engines (tournament/ratings.h).
 std::string summary_text(const Tally& tally, const Summary& summary);
 // The same as one JSON object (infinite values are null).
 std::string summary_json(const Tally& tally, const Summary& summary);

@@ -75,6 +75,8 @@ std::expected<void, std::string> Tournament::open(Observer& observer) {
   header.games_per_pair = schedule_.games_per_pair();
   header.schedule = schedule_id(schedule_, names_, positions);
   if (config_.type == config::TournamentType::Sprt) header.sprt = config_.sprt;
+  header.rating_anchor = config_.rating_anchor;
+  header.rating_anchor_elo = config_.rating_anchor_elo;
   if (auto stamped = journal::stamp_header(header, config_); !stamped) return stamped;
   if (shard_) return open_segment(std::move(header), observer);
   journal_path_ = path;

@@ -27,7 +27,7 @@ constexpr std::string_view kPage = R"PAGE(<!doctype html>
   <div id="sprt"></div>
 </section>
 <section id="spsa-section" hidden><h2>SPSA: theta over the pairs</h2><div id="spsa"></div></section>
-<section><h2>Standings</h2><table id="pairings"></table><br><table id="engines"></table></section>
+<section><h2>Standings</h2><table id="pairings"></table><br><table id="engines"></table><br><table id="ratings"></table><br><table id="cross"></table></section>
 <section><h2>Games in progress</h2><div id="boards"><p class="meta">none</p></div></section>
 <!--REPLAY_SECTION-->
 <section><h2>Finished games <span id="finished-total" class="meta"></span></h2><table id="finished"></table></section>
@@ -97,6 +97,8 @@ function renderStandings(st) {
   const html = standingsHtml(st);
   document.getElementById("pairings").innerHTML = html.pairings;
   document.getElementById("engines").innerHTML = html.engines;
+  document.getElementById("ratings").innerHTML = html.ratings;
+  document.getElementById("cross").innerHTML = html.cross;
   document.getElementById("sprt").innerHTML = html.sprt;
 }
 

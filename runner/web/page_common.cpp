@@ -290,7 +290,44 @@ function standingsHtml(st) {
            `(${fmt(s.lower, 2)}, ${fmt(s.upper, 2)}) ${s.verdict && s.verdict !== "continue" ?
            "· " + esc(s.verdict) : ""}</div><div class="bar llr"><div class="mark" style="left:${at}%"></div></div>`;
   }
-  return { pairings: p, engines: e, sprt };
+  return { pairings: p, engines: e, sprt, ratings: ratingsHtml(st), cross: crossTableHtml(st) };
+}
+
+// The rating list of more than two engines (tournament/ratings.h): rank, Elo with its 95 % interval, games, score,
+// and the likelihood that each engine is stronger than the next.
+function ratingsHtml(st) {
+  const r = st.ratings;
+  if (!r) return "";
+  const anchor = r.anchor === null ? "mean 0" : `${esc(r.anchor)} at ${fmt(r.anchor_elo)}`;
+  let out = `<caption>Ratings (maximum likelihood, ${anchor})</caption>`;
+  if (r.error) return out + `<tr><td class="meta">none yet: ${esc(r.error)}</td></tr>`;
+  out += "<tr><th>#</th><th>Engine</th><th>Elo</th><th>±</th><th>95 %</th><th>Games</th><th>Score</th>" +
+         "<th>LOS next</th></tr>";
+  for (const e of r.engines) {
+    const bound = e.bound === "lower" ? "&gt;" : e.bound === "upper" ? "&lt;" : "";
+    out += `<tr><td>${e.rank}</td><td class="name">${esc(e.name)}</td><td class="elo">${bound}${fmt(e.elo)}</td>` +
+           `<td>${fmt(e.error)}</td><td>${fmt(e.lower)} .. ${fmt(e.upper)}</td><td>${e.games}</td>` +
+           `<td>${e.games ? fmt(100 * e.points / e.games) + "%" : "–"}</td>` +
+           `<td>${e.los_next === null ? "" : fmt(100 * e.los_next) + "%"}</td></tr>`;
+  }
+  return out;
+}
+
+// Points of the row engine against the column engine, for more than two engines.
+function crossTableHtml(st) {
+  const names = (st.engines || []).map(e => e.name);
+  if (names.length <= 2) return "";
+  const cell = {};
+  for (const p of st.pairings || []) {
+    cell[p.first + "\u0000" + p.second] = `${fmt(p.wins + p.draws / 2)}/${p.games}`;
+    cell[p.second + "\u0000" + p.first] = `${fmt(p.losses + p.draws / 2)}/${p.games}`;
+  }
+  let out = "<caption>Cross table: points of the row engine / games</caption><tr><th></th>" +
+            names.map(n => `<th>${esc(n)}</th>`).join("") + "</tr>";
+  for (const a of names)
+    out += `<tr><td class="name">${esc(a)}</td>` +
+           names.map(b => `<td>${a === b ? "" : cell[a + "\u0000" + b] || "–"}</td>`).join("") + "</tr>";
+  return out;
 }
 
 // The replay of a finished game: `game` is a journal line's game (start_sfen, moves, times_ms, info, opening_plies,

@@ -13,6 +13,7 @@
 #include "output/result_json.h"
 #include "rules/notation.h"
 #include "tournament/journal_stats.h"
+#include "tournament/ratings.h"
 #include "tournament/summary.h"
 #include "tournament/tally.h"
 #include "web/game_row.h"
@@ -146,10 +147,21 @@ ReportData report_data(const journal::JournalContents& contents, const std::stri
   const std::optional<stats::SprtConfig> sprt = running.info.sprt;
   const size_t n = contents.games.size();
   const size_t stride = std::max<size_t>(1, n / 600);
-  bj::array xs, llr;
-  std::vector<bj::array> elo, lower, upper;
+  // The rating list of more than two engines, at about 100 points (each is a fit of every engine).
+  const size_t rating_stride = std::max<size_t>(1, n / 100);
+  bj::array xs, llr, rating_xs;
+  std::vector<bj::array> elo, lower, upper, rating;
   for (size_t i = 0; i < n; ++i) {
     running.tally.add(contents.games[i]);
+    if (tournament::has_rating_list(running.tally, running.info) && ((i + 1) % rating_stride == 0 || i + 1 == n)) {
+      const auto list = tournament::rating_list(running.tally, running.info);
+      rating.resize(running.tally.engines().size());
+      rating_xs.emplace_back(int64_t(i + 1));
+      for (size_t e = 0; e < rating.size(); ++e) {
+        while (rating[e].size() + 1 < rating_xs.size()) rating[e].emplace_back(nullptr);
+        rating[e].push_back(list && list->engines[e].games > 0 ? bj::value(list->engines[e].elo) : bj::value(nullptr));
+      }
+    }
     if ((i + 1) % stride != 0 && i + 1 != n) continue;
     xs.emplace_back(int64_t(i + 1));
     const size_t pairings = running.tally.pairings().size();
@@ -179,6 +191,14 @@ ReportData report_data(const journal::JournalContents& contents, const std::stri
     pairing_series.push_back(std::move(s));
   }
   series.emplace("pairings", std::move(pairing_series));
+  if (!rating.empty()) {
+    bj::array engines;
+    for (size_t e = 0; e < rating.size(); ++e)
+      engines.emplace_back(bj::object{{"name", running.tally.engines()[e].name}, {"elo", std::move(rating[e])}});
+    series.emplace("ratings", bj::object{{"games", std::move(rating_xs)}, {"engines", std::move(engines)}});
+  } else {
+    series.emplace("ratings", nullptr);
+  }
   if (sprt) {
     const stats::SprtBounds bounds = stats::sprt_bounds(*sprt);
     series.emplace("llr", std::move(llr));

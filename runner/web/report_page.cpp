@@ -38,8 +38,8 @@ constexpr std::string_view kReportPage = R"PAGE(<!doctype html>
 <main>
 <section><div id="status" class="meta"></div><div id="sprt"></div></section>
 <section id="spsa-section" hidden><h2>SPSA: theta over the pairs</h2><div id="spsa"></div></section>
-<section><h2>Standings</h2><table id="pairings"></table><br><table id="engines"></table></section>
-<section><h2>Elo and LLR over the games</h2><div class="charts" id="progress-charts"></div></section>
+<section><h2>Standings</h2><table id="pairings"></table><br><table id="engines"></table><br><table id="ratings"></table><br><table id="cross"></table></section>
+<section><h2>Elo, ratings and LLR over the games</h2><div class="charts" id="progress-charts"></div></section>
 <section><h2>Time used per move against time given</h2>
   <p class="meta">Each dot is a move: the time it took against what the clock allowed before it (main time left plus
   increment or byoyomi), reconstructed from the time control and the recorded times. On or above the diagonal the
@@ -169,6 +169,8 @@ function renderHeader() {
   const html = standingsHtml(st);
   document.getElementById("pairings").innerHTML = html.pairings;
   document.getElementById("engines").innerHTML = html.engines;
+  document.getElementById("ratings").innerHTML = html.ratings;
+  document.getElementById("cross").innerHTML = html.cross;
   document.getElementById("sprt").innerHTML = html.sprt;
 }
 
@@ -194,6 +196,17 @@ function renderProgress() {
                  hlines: [{ y: 0, color: "#6b6b70" }] }).svg + legend(S.pairings.map((p, i) => ({ name: p.name, color: COLORS[i % COLORS.length] }))) +
       (infinite.length ? `<p class="meta">No finite Elo yet for ${esc(infinite.join(", "))}: one side has every point ` +
                          "(or no game is scored).</p>" : ""));
+  if (S.ratings) {
+    const R = S.ratings, last = R.games[R.games.length - 1];
+    const rs = R.engines.map((e, i) => ({ color: COLORS[i % COLORS.length], mode: "line", title: e.name,
+                                          points: R.games.map((x, k) => [x, e.elo[k]]) }));
+    const values = rs.flatMap(s => s.points.slice(Math.floor(s.points.length / 10))).map(p => p[1]).filter(v => v !== null);
+    const top = values.length ? Math.max(50, ...values.map(Math.abs)) * 1.2 : 100;
+    html += chartBox("Ratings by games played (the rating list at each point)",
+        chartSvg({ series: rs, x: { label: "games", min: 0, max: last }, y: { label: "Elo", min: -top, max: top },
+                   hlines: [{ y: 0, color: "#6b6b70" }] }).svg +
+        legend(R.engines.map((e, i) => ({ name: e.name, color: COLORS[i % COLORS.length] }))));
+  }
   if (S.llr) {
     const [lower, upper] = S.bounds;
     html += chartBox("SPRT log-likelihood ratio by games played", chartSvg({

@@ -3,6 +3,7 @@
 # (so that every game ends in a time loss), its report written from the journal and read in headless Chromium
 # (driven by cdp_probe) with no console error: the standings, the Elo and LLR charts, the time losses standing out
 # in the time chart, the terminations, a replay with its score chart, and a game whose moves are not embedded.
+# A round robin of three: its rating list, cross table and ratings chart.
 # Bad input: no journal, a garbled line, a game line with an illegal move, a report that cannot be written.
 # Screenshots go to $ARENA_TEST_OUTPUT (default: the scratch directory). Skips (77) without Chromium, after the
 # checks that need no browser.
@@ -109,3 +110,21 @@ mapfile -t seen <"$TMP/probe-spsa.out"
 [ "${seen[2]}" = 2 ] || fail "theta lines drawn: ${seen[2]}"
 awk -v x="${seen[3]}" 'BEGIN { exit !(x > 20) }' || fail "theta X did not move from 20: ${seen[3]}"
 pass "the SPSA report in Chromium: a chart of theta per parameter (X ends at ${seen[3]})"
+
+# A round robin of three: the rating list, the cross table and the ratings over the games, with no console error.
+# shellcheck disable=SC2046
+"$ARENA" roundrobin --engine $(mock r60 --optimum 60,40) option.X=60 --engine $(mock r75 --optimum 60,40) option.X=75 \
+  --engine $(mock r90 --optimum 60,40) option.X=90 --each tc=10+0.1 --rounds 10 --openings file="$OPENINGS" \
+  --max-plies 200 --kifu none --out "$TMP/rr" --quiet >"$TMP/rr.out" 2>&1 || fail "the round robin failed: $(tail -5 "$TMP/rr.out")"
+"$ARENA" report "$TMP/rr" >/dev/null 2>"$TMP/rr-report.err" || fail "the round robin's report failed: $(cat "$TMP/rr-report.err")"
+"$CDP_PROBE" "$devtools" open "file://$TMP/rr/report.html" \
+  eval '[...document.querySelectorAll("#ratings tr td.name")].map(e => e.textContent).join("|")' \
+  eval 'document.querySelectorAll("#cross tr").length' \
+  eval '[...document.querySelectorAll("#progress-charts h3")].map(e => e.textContent).join("|")' \
+  shot "$OUTPUT/web_report_ratings.png" \
+  >"$TMP/probe-rr.out" 2>&1 || fail "the round robin's report did not render cleanly: $(cat "$TMP/probe-rr.out")"
+mapfile -t seen <"$TMP/probe-rr.out"
+[ "${seen[0]}" = '"r60|r75|r90"' ] || fail "the rating list's rows: ${seen[0]}"
+[ "${seen[1]}" = 4 ] || fail "cross table rows: ${seen[1]}"
+grep -q 'Ratings by games played' <<<"${seen[2]}" || fail "no ratings chart: ${seen[2]}"
+pass "the round robin's report in Chromium: the rating list ${seen[0]}, the cross table, the ratings chart"

@@ -1,0 +1,225 @@
+#include "stats/rating.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "stats/elo.h"
+
+namespace arena::stats {
+
+namespace {
+
+using Matrix = std::vector<std::vector<double>>;
+
+constexpr double K = 0.0057564627324851142;  // ln(10) / 400: d p / d r = K p (1 - p)
+
+double expected_score(double ra, double rb) { return 1.0 / (1.0 + std::pow(10.0, (rb - ra) / 400.0)); }
+
+// The inverse of a symmetric positive definite matrix (Gauss-Jordan with partial pivoting); nullopt if singular.
+std::optional<Matrix> inverse(Matrix m) {
+  const size_t n = m.size();
+  Matrix inv(n, std::vector<double>(n, 0.0));
+  for (size_t i = 0; i < n; ++i) inv[i][i] = 1.0;
+  for (size_t col = 0; col < n; ++col) {
+    size_t pivot = col;
+    for (size_t r = col + 1; r < n; ++r)
+      if (std::abs(m[r][col]) > std::abs(m[pivot][col])) pivot = r;
+    if (std::abs(m[pivot][col]) < 1e-300) return std::nullopt;
+    std::swap(m[pivot], m[col]);
+    std::swap(inv[pivot], inv[col]);
+    const double d = m[col][col];
+    for (size_t c = 0; c < n; ++c) m[col][c] /= d, inv[col][c] /= d;
+    for (size_t r = 0; r < n; ++r) {
+      if (r == col || m[r][col] == 0.0) continue;
+      const double f = m[r][col];
+      for (size_t c = 0; c < n; ++c) m[r][c] -= f * m[col][c], inv[r][c] -= f * inv[col][c];
+    }
+  }
+  return inv;
+}
+
+Matrix multiply(const Matrix& a, const Matrix& b) {
+  const size_t n = a.size(), m = b.empty() ? 0 : b[0].size(), k = b.size();
+  Matrix out(n, std::vector<double>(m, 0.0));
+  for (size_t i = 0; i < n; ++i)
+    for (size_t x = 0; x < k; ++x)
+      if (a[i][x] != 0.0)
+        for (size_t j = 0; j < m; ++j) out[i][j] += a[i][x] * b[x][j];
+  return out;
+}
+
+// Adds w to the (a, a) and (b, b) entries and -w to (a, b), (b, a): a pairing's share of I or J. Indices are free
+// variables (-1: the fixed engine, which has no row).
+void add_block(Matrix& m, int a, int b, double w) {
+  if (a >= 0) m[size_t(a)][size_t(a)] += w;
+  if (b >= 0) m[size_t(b)][size_t(b)] += w;
+  if (a >= 0 && b >= 0) {
+    m[size_t(a)][size_t(b)] -= w;
+    m[size_t(b)][size_t(a)] -= w;
+  }
+}
+
+double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+
+}  // namespace
+
+std::expected<RatingList, std::string> rate(const std::vector<std::string>& engine_names,
+                                            const std::vector<PairingResults>& results, const RatingOptions& options) {
+  const size_t n = engine_names.size();
+  RatingList list;
+  list.engines.resize(n);
+  std::vector<std::vector<int>> neighbours(n);
+  for (const PairingResults& p : results) {
+    if (p.a < 0 || p.b < 0 || size_t(p.a) >= n || size_t(p.b) >= n || p.a == p.b)
+      return std::unexpected("a pairing names an engine outside the list");
+    const int64_t games = p.wdl.games();
+    if (games == 0) continue;
+    const double points_a = double(p.wdl.wins) + 0.5 * double(p.wdl.draws);
+    list.engines[size_t(p.a)].games += games;
+    list.engines[size_t(p.b)].games += games;
+    list.engines[size_t(p.a)].points += points_a;
+    list.engines[size_t(p.b)].points += double(games) - points_a;
+    neighbours[size_t(p.a)].push_back(p.b);
+    neighbours[size_t(p.b)].push_back(p.a);
+  }
+  std::vector<int> rated;
+  for (size_t i = 0; i < n; ++i)
+    if (list.engines[i].games > 0) rated.push_back(int(i));
+  if (rated.size() < 2) return std::unexpected("fewer than two engines have scored games");
+  if (options.anchor && (*options.anchor < 0 || size_t(*options.anchor) >= n))
+    return std::unexpected("the anchor is not one of the engines");
+  if (options.anchor && list.engines[size_t(*options.anchor)].games == 0)
+    return std::unexpected("the anchor " + engine_names[size_t(*options.anchor)] + " has no scored games");
+
+  // One scale needs every rated engine connected by games to the fixed one.
+  const int fixed = options.anchor ? *options.anchor : rated[0];
+  std::vector<bool> reached(n, false);
+  std::vector<int> stack{fixed};
+  reached[size_t(fixed)] = true;
+  while (!stack.empty()) {
+    const int e = stack.back();
+    stack.pop_back();
+    for (int o : neighbours[size_t(e)])
+      if (!reached[size_t(o)]) reached[size_t(o)] = true, stack.push_back(o);
+  }
+  for (int e : rated)
+    if (!reached[size_t(e)])
+      return std::unexpected(engine_names[size_t(fixed)] + " and " + engine_names[size_t(e)] +
+                             " are not connected by games: their ratings cannot be put on one scale");
+
+  // Free variables: every rated engine but the fixed one.
+  std::vector<int> var_of(n, -1);
+  std::vector<int> engine_of;
+  for (int e : rated)
+    if (e != fixed) var_of[size_t(e)] = int(engine_of.size()), engine_of.push_back(e);
+  const size_t m = engine_of.size();
+
+  std::vector<double> r(n, 0.0);
+  auto information = [&] {
+    Matrix info(m, std::vector<double>(m, 0.0));
+    for (const PairingResults& p : results) {
+      const double games = double(p.wdl.games());
+      if (games == 0) continue;
+      const double e = expected_score(r[size_t(p.a)], r[size_t(p.b)]);
+      add_block(info, var_of[size_t(p.a)], var_of[size_t(p.b)], K * K * (games + 1.0) * e * (1.0 - e));
+    }
+    return info;
+  };
+
+  // Newton's method on the concave log-likelihood; steps are capped so that a far start cannot overshoot.
+  for (list.iterations = 0; list.iterations < 200; ++list.iterations) {
+    std::vector<double> gradient(m, 0.0);
+    for (const PairingResults& p : results) {
+      const double games = double(p.wdl.games());
+      if (games == 0) continue;
+      const double points = double(p.wdl.wins) + 0.5 * double(p.wdl.draws) + 0.5;  // with the virtual draw
+      const double g = K * (points - (games + 1.0) * expected_score(r[size_t(p.a)], r[size_t(p.b)]));
+      if (var_of[size_t(p.a)] >= 0) gradient[size_t(var_of[size_t(p.a)])] += g;
+      if (var_of[size_t(p.b)] >= 0) gradient[size_t(var_of[size_t(p.b)])] -= g;
+    }
+    const std::optional<Matrix> inv = inverse(information());
+    if (!inv) return std::unexpected("the rating equations are singular");
+    double largest = 0;
+    std::vector<double> step(m, 0.0);
+    for (size_t i = 0; i < m; ++i) {
+      for (size_t j = 0; j < m; ++j) step[i] += (*inv)[i][j] * gradient[j];
+      largest = std::max(largest, std::abs(step[i]));
+    }
+    const double scale = largest > 400.0 ? 400.0 / largest : 1.0;
+    for (size_t i = 0; i < m; ++i) r[size_t(engine_of[i])] += scale * step[i];
+    if (largest < 1e-9) break;
+  }
+
+  // The sandwich covariance of the free ratings.
+  Matrix spread(m, std::vector<double>(m, 0.0));
+  for (const PairingResults& p : results) {
+    const double games = double(p.wdl.games());
+    if (games == 0) continue;
+    const double e = expected_score(r[size_t(p.a)], r[size_t(p.b)]);
+    double sum = 0;
+    if (const int64_t pairs = p.penta.pairs(); pairs > 0) {
+      // A pair's score is 0, 1/2, ..., 2 points; its deviation from expectation is (score - 2e).
+      const double counts[5] = {double(p.penta.ll), double(p.penta.ld), double(p.penta.dd_wl), double(p.penta.wd),
+                                double(p.penta.ww)};
+      for (int s = 0; s < 5; ++s) sum += counts[s] * std::pow(0.5 * s - 2.0 * e, 2);
+      sum *= games / (2.0 * double(pairs));  // the games outside complete pairs, at the pairs' spread
+    } else {
+      sum = double(p.wdl.wins) * std::pow(1.0 - e, 2) + double(p.wdl.draws) * std::pow(0.5 - e, 2) +
+            double(p.wdl.losses) * e * e;
+    }
+    add_block(spread, var_of[size_t(p.a)], var_of[size_t(p.b)], K * K * sum);
+  }
+  const std::optional<Matrix> inv = inverse(information());
+  if (!inv) return std::unexpected("the rating equations are singular");
+  const Matrix free_cov = multiply(multiply(*inv, spread), *inv);
+
+  // Covariance of all ratings (the fixed engine's row is zero), then the shift to the anchor or to mean 0.
+  Matrix cov(n, std::vector<double>(n, 0.0));
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < m; ++j) cov[size_t(engine_of[i])][size_t(engine_of[j])] = free_cov[i][j];
+  if (options.anchor) {
+    for (int e : rated) r[size_t(e)] += options.anchor_elo;
+  } else {
+    // c = C r with C = I - (1/k) 1 1^T over the rated engines: cov(c) = C cov C.
+    const double k = double(rated.size());
+    double mean = 0;
+    for (int e : rated) mean += r[size_t(e)] / k;
+    for (int e : rated) r[size_t(e)] -= mean;
+    std::vector<double> row_mean(n, 0.0);
+    double all_mean = 0;
+    for (int i : rated) {
+      for (int j : rated) row_mean[size_t(i)] += cov[size_t(i)][size_t(j)] / k;
+      all_mean += row_mean[size_t(i)] / k;
+    }
+    Matrix centred = cov;
+    for (int i : rated)
+      for (int j : rated)
+        centred[size_t(i)][size_t(j)] =
+            cov[size_t(i)][size_t(j)] - row_mean[size_t(i)] - row_mean[size_t(j)] + all_mean;
+    cov = std::move(centred);
+  }
+
+  for (int e : rated) {
+    EngineRating& er = list.engines[size_t(e)];
+    er.elo = r[size_t(e)];
+    er.error = Z_95 * std::sqrt(std::max(0.0, cov[size_t(e)][size_t(e)]));
+    er.lower = er.elo - er.error;
+    er.upper = er.elo + er.error;
+    er.all_won = er.points == double(er.games);
+    er.all_lost = er.points == 0.0;
+  }
+  list.order = rated;
+  std::stable_sort(list.order.begin(), list.order.end(),
+                   [&](int x, int y) { return list.engines[size_t(x)].elo > list.engines[size_t(y)].elo; });
+  for (size_t i = 0; i + 1 < list.order.size(); ++i) {
+    const size_t x = size_t(list.order[i]), y = size_t(list.order[i + 1]);
+    const double diff = r[x] - r[y];
+    const double var = cov[x][x] + cov[y][y] - 2.0 * cov[x][y];
+    list.likelihood_of_superiority.push_back(var > 0 ? normal_cdf(diff / std::sqrt(var)) : diff > 0 ? 1.0 : 0.5);
+  }
+  list.covariance = std::move(cov);
+  return list;
+}
+
+}  // namespace arena::stats
