@@ -94,6 +94,13 @@ std::expected<StartedEngine, StartFailure> start_engine(const EngineConfig& conf
   };
   for (const auto& [option, value] : config.options)
     if (auto s = client->set_option(option, value); !s.ok()) return option_failed(option, s);
+  if (config.rules) {
+    RuleOptions told = rule_options(client->options(), config.options, *config.rules);
+    for (const auto& [option, value] : told.set)
+      if (auto s = client->set_option(option, value); !s.ok()) return option_failed(option, s);
+    started.rule_notes = std::move(told.notes);
+    started.rule_warnings = std::move(told.warnings);
+  }
   // GUIs always tell engines whether they will be asked to ponder; engines that do not know it ignore it.
   if (!ponder_given)
     if (auto s = client->set_option("USI_Ponder", config.ponder ? "true" : "false"); !s.ok())

@@ -37,6 +37,9 @@ struct StartedEngine {
   std::string name;                        // engine_name(config), or the engine's `id name` if none was configured
   std::chrono::milliseconds usiok{0};      // `usi` -> `usiok`
   std::chrono::milliseconds readyok{0};    // the options sent, `isready` -> `readyok`
+  // With config.rules: the rule options set from the game (rule_options.h) and the configured ones that contradict
+  // it, for the caller to report once.
+  std::vector<std::string> rule_notes, rule_warnings;
 };
 
 struct StartFailure {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "game/game_result.h"
+#include "game/rule_options.h"
 #include "game/time_control.h"
 #include "rules/game_end.h"
 
@@ -52,6 +53,9 @@ struct EngineConfig {
   // Kill the engine when the thread that starts it ends (process::ProcessSpec::die_with_starting_thread):
   // set by a tournament's workers, which start, play and stop their engines on one thread.
   bool die_with_starting_thread = false;
+  // The game's rules, told to an engine that advertises options for them (game/rule_options.h); unset: nothing
+  // is told (the checker, which plays no game).
+  std::optional<GameRules> rules;
 };
 
 // Score-based adjudication, off unless enabled.

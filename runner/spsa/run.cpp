@@ -60,6 +60,7 @@ class Run::Worker {
       // This worker's thread starts, plays and stops these engines: they may die with it (kill -9 of the runner).
       c.die_with_starting_thread = true;
       run.logs_.configure(c, id);
+      c.rules = game::GameRules{run.config_.game.entering_king, run.config_.game.max_plies};
       configs_[side] = std::move(c);
     }
   }

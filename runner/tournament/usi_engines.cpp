@@ -17,6 +17,8 @@ class UsiEngines final : public WorkerEngines {
     // so that a runner killed with kill -9 leaves no engine behind.
     for (game::EngineConfig& c : configs_) c.die_with_starting_thread = true;
     for (game::EngineConfig& c : configs_) logs.configure(c, worker);
+    // Engines that can be told the rules the runner judges by are told them (game/rule_options.h).
+    for (game::EngineConfig& c : configs_) c.rules = game::GameRules{options.entering_king, options.max_plies};
   }
   ~UsiEngines() override {
     for (size_t i = 0; i < players_.size(); ++i) release(int(i));

@@ -150,3 +150,28 @@ TEST_CASE("find_executable: paths as given, bare names on PATH, then /usr/games"
     ::setenv("PATH", saved.c_str(), 1);
   }
 }
+
+TEST_CASE("the game's rules: set on an engine that advertises them, after the configured options") {
+  EngineConfig c = mock("rules", {"--rule-options"});
+  c.options = {{"Style", "Risky"}};
+  c.rules = GameRules{shogi::EnteringKingRule::Point24, 300};
+  auto started = start_engine(c);
+  REQUIRE(started.has_value());
+  const auto options = lines_starting(logged(c.io_log, '>'), "setoption ");
+  REQUIRE(options.size() == 4);
+  CHECK(options[0] == "setoption name Style value Risky");
+  CHECK(options[1] == "setoption name EnteringKingRule value CSARule24");
+  CHECK(options[2] == "setoption name MaxMovesToDraw value 300");
+  CHECK(options[3] == "setoption name USI_Ponder value false");
+  CHECK(started->rule_notes.size() == 2);
+  started->client->quit(500ms);
+
+  // Without rules (the checker), or without the options (most engines), nothing is added.
+  EngineConfig plain = mock("plain");
+  plain.rules = GameRules{};
+  auto p = start_engine(plain);
+  REQUIRE(p.has_value());
+  CHECK(lines_starting(logged(plain.io_log, '>'), "setoption ").size() == 1);
+  CHECK(p->rule_notes.empty());
+  p->client->quit(500ms);
+}

@@ -3,7 +3,7 @@
 //
 //   mock_usi_engine [--behavior B] [--after N] [--delay-ms D] [--think-ms T] [--count N] [--random --seed S]
 //                   [--with-ponder] [--text LINE] [--stderr-bytes N] [--name NAME] [--clock]
-//                   [--threads N] [--score SCORE] [--optimum X,Y [--p0 P] [--k K]]
+//                   [--threads N] [--score SCORE] [--optimum X,Y [--p0 P] [--k K]] [--rule-options]
 //
 // Behaviours:
 //   normal              first legal move (or a seeded random one with --random) after --think-ms; resign if none
@@ -40,6 +40,7 @@
 // --clock: the think time comes from go (own time / 10 + increment * 0.8, or byoyomi * 0.8 once the main time is
 // small, or movetime * 0.6) instead of --think-ms; nodes/depth searches still take --think-ms.
 // `go ponder` waits for ponderhit (then thinks) or stop (answers at once), except as said above.
+// --rule-options: advertises YaneuraOu's EnteringKingRule (combo) and MaxMovesToDraw (spin), as its family does.
 // Each setoption is echoed as "info string option <name> = <value>", so tests can see what was sent.
 
 #include <poll.h>
@@ -84,6 +85,7 @@ struct Config {
   double p0 = 0.03, k = 0.01;
   bool clock = false;
   int threads = 1;
+  bool rule_options = false;
 };
 
 [[noreturn]] void usage(const std::string& why) {
@@ -107,6 +109,7 @@ Config parse_args(int argc, char** argv) {
     else if (a == "--random") c.random = true;
     else if (a == "--seed") c.seed = std::stoull(next());
     else if (a == "--with-ponder") c.with_ponder = true;
+    else if (a == "--rule-options") c.rule_options = true;
     else if (a == "--text") c.text = next();
     else if (a == "--stderr-bytes") c.stderr_bytes = std::stol(next());
     else if (a == "--name") c.name = next();
@@ -257,6 +260,11 @@ class Mock {
     say("option name Nickname type string default <empty>");
     say("option name Clear Hash type button");
     say("option name Broken type spin default 5");  // no min/max: clients must skip it, not choke
+    if (cfg_.rule_options) {
+      say("option name EnteringKingRule type combo default CSARule27 var NoEnteringKing var CSARule24 var CSARule24H "
+          "var CSARule27 var CSARule27H var TryRule");
+      say("option name MaxMovesToDraw type spin default 0 min 0 max 100000");
+    }
     if (cfg_.optimum) {
       say("option name X type spin default 50 min 0 max 100");
       say("option name Y type spin default 50 min 0 max 100");
