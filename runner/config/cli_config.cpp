@@ -61,7 +61,7 @@ void CliOptions::add_to(CLI::App& app, std::optional<TournamentType> type) {
     app.add_option("--games", games_, "Games per pairing (2 x rounds)")->type_name("N");
   }
   app.add_option("--concurrency", concurrency_, "Games played at once (default: the number of cores)")->type_name("N");
-  app.add_option("--openings", openings_, "file=PATH [order=sequential|random] [seed=N] [plies=N]")
+  app.add_option("--openings", openings_, "file=PATH [order=sequential|random] [seed=N] [plies=N] [eval_window=CP balance=CP: a YaneuraOu book]")
       ->expected(1, 10)
       ->type_name("KEY=VALUE ...");
   app.add_option("--position", position_, "A single start position: startpos, \"startpos moves ...\", \"sfen ...\"")
@@ -177,8 +177,12 @@ Config CliOptions::build() const {
       c.openings.seed = uint64_t(check("--openings seed", parse_int(value, 0, INT64_MAX)));
     } else if (key == "plies") {
       c.openings.plies = int(check("--openings plies", parse_int(value, 0, 10000)));
+    } else if (key == "eval_window") {
+      c.openings.eval_window = int(check("--openings eval_window", parse_int(value, 0, 100000)));
+    } else if (key == "balance") {
+      c.openings.balance = int(check("--openings balance", parse_int(value, 0, 100000)));
     } else {
-      fail("--openings", "unknown key '" + key + "'; expected file=, order=, seed=, plies=");
+      fail("--openings", "unknown key '" + key + "'; expected file=, order=, seed=, plies=, eval_window=, balance=");
     }
   }
   if (!position_.empty()) {

@@ -82,7 +82,11 @@ struct OpeningSettings {
   std::string position;  // a single start position instead of a file ("startpos", "sfen ...", "startpos moves ...")
   OpeningOrder order = OpeningOrder::Sequential;
   uint64_t seed = 1;  // for the random order
-  int plies = 0;      // keep at most this many moves of each opening; 0 = all of them
+  int plies = 0;      // keep at most this many moves of each opening; 0 = all of them (a book: walk depth, 8)
+  // A YaneuraOu book (tournament/book_openings.h): take moves within this many centipawns of a position's best, and
+  // keep the positions whose last book eval is within `balance` either side.
+  std::optional<int> eval_window;
+  std::optional<int> balance;
 };
 
 struct OutputSettings {

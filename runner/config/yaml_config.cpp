@@ -232,7 +232,7 @@ class Reader {
 
   void openings(const YAML::Node& node, const std::string& path) {
     OpeningSettings& o = draft_.config.openings;
-    for_each_key(node, path, {"file", "position", "order", "seed", "plies"},
+    for_each_key(node, path, {"file", "position", "order", "seed", "plies", "eval_window", "balance"},
                  [&](const std::string& key, const YAML::Node& v, const std::string& p) {
                    if (key == "file")
                      o.file = path_value(v, p);
@@ -244,6 +244,10 @@ class Reader {
                      o.seed = uint64_t(integer(v, p, 0, INT64_MAX));
                    else if (key == "plies")
                      o.plies = int(integer(v, p, 0, 10000));
+                   else if (key == "eval_window")
+                     o.eval_window = int(integer(v, p, 0, 100000));
+                   else if (key == "balance")
+                     o.balance = int(integer(v, p, 0, 100000));
                  });
   }
 

@@ -65,7 +65,8 @@ RuleOptions rule_options(const std::vector<usi::OptionSpec>& advertised,
                                  ": the engine may declare wrongly, or miss a declaration");
       } else if (want) {
         out.set.emplace_back(o.name, *want);
-        out.notes.push_back(o.name + " set to " + *want + " (" + rule_text(rules.entering_king) + ", as the runner judges)");
+        out.notes.push_back(o.name + " set to " + *want + " (" + rule_text(rules.entering_king) +
+                            ", as the runner judges)");
       } else {
         out.warnings.push_back(o.name + " has no value for " + std::string(rule_text(rules.entering_king)) +
                                " (its choices: " + joined(o.vars) + "); left at " + o.default_value);
@@ -78,9 +79,9 @@ RuleOptions rule_options(const std::vector<usi::OptionSpec>& advertised,
           out.warnings.push_back(o.name + " is set to " + *given + ", but the runner draws the game at " +
                                  (rules.max_plies ? "ply " + want : std::string("no ply (no limit)")));
       } else if ((o.min && rules.max_plies < *o.min) || (o.max && rules.max_plies > *o.max)) {
-        out.warnings.push_back(o.name + " cannot say the runner's limit " + want + " (its range: " +
-                               std::to_string(o.min.value_or(0)) + " to " + std::to_string(o.max.value_or(0)) +
-                               "); left at " + o.default_value);
+        out.warnings.push_back(o.name + " cannot say the runner's limit " + want +
+                               " (its range: " + std::to_string(o.min.value_or(0)) + " to " +
+                               std::to_string(o.max.value_or(0)) + "); left at " + o.default_value);
       } else {
         out.set.emplace_back(o.name, want);
         out.notes.push_back(o.name + " set to " + want +

@@ -26,8 +26,8 @@ struct GameRules {
 
 struct RuleOptions {
   std::vector<std::pair<std::string, std::string>> set;  // to send after the configured options, as spelt
-  std::vector<std::string> notes;                         // what was set, and why something was not
-  std::vector<std::string> warnings;                      // a configured value that contradicts the game
+  std::vector<std::string> notes;                        // what was set, and why something was not
+  std::vector<std::string> warnings;                     // a configured value that contradicts the game
 };
 
 // `advertised`: the engine's option lines; `configured`: the options the user gave it.

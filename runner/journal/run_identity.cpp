@@ -58,6 +58,9 @@ bj::object settings_of(const config::Config& c) {
   openings.emplace("order", config::to_string(c.openings.order));
   openings.emplace("seed", c.openings.seed);
   openings.emplace("plies", c.openings.plies);
+  // Only when given, so that the runs of earlier versions keep their settings hash (and stay resumable).
+  if (c.openings.eval_window) openings.emplace("eval_window", *c.openings.eval_window);
+  if (c.openings.balance) openings.emplace("balance", *c.openings.balance);
   o.emplace("openings", std::move(openings));
   const game::GameOptions& g = c.game;
   bj::object game;

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "tournament/book_openings.h"
 #include "tournament/opening_text.h"
 
 namespace arena::tournament {
@@ -59,6 +60,15 @@ std::expected<Opening, std::string> parse_opening_line(std::string_view line, in
 }
 
 std::expected<std::vector<Opening>, std::string> load_openings(const std::string& path, int plies) {
+  config::OpeningSettings settings;
+  settings.file = path;
+  settings.plies = plies;
+  return load_openings(settings);
+}
+
+std::expected<std::vector<Opening>, std::string> load_openings(const config::OpeningSettings& settings) {
+  const std::string& path = settings.file;
+  const int plies = settings.plies;
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::unexpected(path + ": cannot read the openings file");
   std::ostringstream buffer;
@@ -66,7 +76,18 @@ std::expected<std::vector<Opening>, std::string> load_openings(const std::string
   std::string text = buffer.str();
   std::vector<Opening> openings;
   const std::string ext = lower_extension(path);
-  if (ext == "csa") {
+  const bool book = is_yaneuraou_book(path, text);
+  if (!book && (settings.eval_window || settings.balance))
+    return std::unexpected(path + ": eval_window= and balance= are for a YaneuraOu book (#YANEURAOU-DB2016)");
+  if (book) {
+    BookWalk walk;
+    walk.plies = plies > 0 ? plies : 8;
+    walk.eval_window = settings.eval_window;
+    walk.balance = settings.balance;
+    auto r = parse_yaneuraou_book(text, path, walk);
+    if (!r) return std::unexpected(r.error());
+    openings = std::move(*r);
+  } else if (ext == "csa") {
     auto r = parse_csa_openings(text, path, plies);
     if (!r) return std::unexpected(r.error());
     openings = std::move(*r);
@@ -103,7 +124,7 @@ std::expected<std::vector<Opening>, std::string> run_openings(const config::Open
     o->source = "--position";
     return std::vector<Opening>{*o};
   }
-  if (!settings.file.empty()) return load_openings(settings.file, settings.plies);
+  if (!settings.file.empty()) return load_openings(settings);
   return std::vector<Opening>{Opening{"startpos", "the start position"}};
 }
 

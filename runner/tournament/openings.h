@@ -4,6 +4,8 @@
 // Formats, chosen by the file's extension:
 //   .csa   CSA records (several games separated by "/" lines): the start position and the moves of each game
 //   .kif   a Kakinoki KIF record of an even game (手合割：平手), UTF-8 or Shift_JIS: its moves
+//   a YaneuraOu book (#YANEURAOU-DB2016 header, or .db): walked from the start position to `plies` moves (8 by
+//          default), see book_openings.h
 //   other  one opening per line: "sfen <sfen> [moves ...]", "startpos [moves ...]", "position ..." or a bare SFEN
 //          (4 fields) optionally followed by "moves ..."; blank lines and lines starting with '#' are skipped.
 // Every opening is replayed by the rules library when loaded, so an illegal move is reported with its file and
@@ -24,6 +26,8 @@ struct Opening {
 };
 
 std::expected<std::vector<Opening>, std::string> load_openings(const std::string& path, int plies);
+// The same with every setting of the file (a YaneuraOu book's eval_window and balance).
+std::expected<std::vector<Opening>, std::string> load_openings(const config::OpeningSettings& settings);
 
 // A run's openings as its settings say: the file, the single --position, or the start position alone.
 std::expected<std::vector<Opening>, std::string> run_openings(const config::OpeningSettings& settings);

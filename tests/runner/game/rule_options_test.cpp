@@ -13,7 +13,8 @@ std::vector<usi::OptionSpec> yaneuraou_options() {
   for (const char* line :
        {"option name EnteringKingRule type combo default CSARule27 var NoEnteringKing var CSARule24 var CSARule24H "
         "var CSARule27 var CSARule27H var TryRule",
-        "option name MaxMovesToDraw type spin default 0 min 0 max 100000", "option name USI_Hash type spin default 256"})
+        "option name MaxMovesToDraw type spin default 0 min 0 max 100000",
+        "option name USI_Hash type spin default 256"})
     out.push_back(*usi::parse_option_line(line));
   return out;
 }
@@ -36,16 +37,19 @@ TEST_CASE("unset rule options are set from the game, each with a note") {
 }
 
 TEST_CASE("a configured value is kept; one that contradicts the game is warned about") {
-  const RuleOptions same = rule_options(yaneuraou_options(), {{"enteringkingrule", "CSARule27"}, {"MaxMovesToDraw", "512"}},
-                                        {shogi::EnteringKingRule::Point27, 512});
+  const RuleOptions same =
+      rule_options(yaneuraou_options(), {{"enteringkingrule", "CSARule27"}, {"MaxMovesToDraw", "512"}},
+                   {shogi::EnteringKingRule::Point27, 512});
   CHECK(same.set.empty());
   CHECK(same.warnings.empty());
-  const RuleOptions other = rule_options(yaneuraou_options(), {{"EnteringKingRule", "TryRule"}, {"MaxMovesToDraw", "256"}},
-                                         {shogi::EnteringKingRule::Point27, 512});
+  const RuleOptions other =
+      rule_options(yaneuraou_options(), {{"EnteringKingRule", "TryRule"}, {"MaxMovesToDraw", "256"}},
+                   {shogi::EnteringKingRule::Point27, 512});
   CHECK(other.set.empty());
   REQUIRE(other.warnings.size() == 2);
-  CHECK(other.warnings[0] == "EnteringKingRule is set to TryRule, but the runner judges the 27-point declaration "
-                             "(CSARule27): the engine may declare wrongly, or miss a declaration");
+  CHECK(other.warnings[0] ==
+        "EnteringKingRule is set to TryRule, but the runner judges the 27-point declaration "
+        "(CSARule27): the engine may declare wrongly, or miss a declaration");
   CHECK(other.warnings[1] == "MaxMovesToDraw is set to 256, but the runner draws the game at ply 512");
 }
 
@@ -60,8 +64,9 @@ TEST_CASE("other spellings, missing choices, out-of-range limits and engines wit
   const RuleOptions r = rule_options(odd, {}, {shogi::EnteringKingRule::Off, 512});
   CHECK(r.set.empty());
   REQUIRE(r.warnings.size() == 2);
-  CHECK(r.warnings[0] == "EnteringKingRule has no value for no declaration (its choices: CSARule27, TryRule); left at "
-                         "CSARule27");
+  CHECK(r.warnings[0] ==
+        "EnteringKingRule has no value for no declaration (its choices: CSARule27, TryRule); left at "
+        "CSARule27");
   CHECK(r.warnings[1] == "MaxMovesToDraw cannot say the runner's limit 512 (its range: 0 to 300); left at 0");
 
   // A string option of that name is not the YaneuraOu option: nothing is sent.
