@@ -230,7 +230,19 @@ class Battery {
     else
       add("handshake.options", "option lines", Verdict::Warn, figure + ", " + std::to_string(problems.size()) + " bad",
           join(problems, "; "));
+    rule_options();
     threads_and_hash();
+  }
+
+  // The options through which a tournament tells the engine its rules (game/rule_options.h).
+  void rule_options() {
+    std::vector<std::string> found;
+    for (const usi::OptionSpec& option : engine_.client().options())
+      if (usi::iequals(option.name, "EnteringKingRule") || usi::iequals(option.name, "MaxMovesToDraw"))
+        found.push_back(option.name + " (default " + option.default_value + ")");
+    add("rules.options", "rule options", Verdict::Pass,
+        found.empty() ? "none: the engine is not told the declaration rule or the move limit"
+                      : join(found, ", ") + ": a tournament sets them from its rules");
   }
 
   static std::string join(const std::vector<std::string>& parts, std::string_view sep) {
@@ -570,6 +582,32 @@ class Battery {
           "it overruns its byoyomi by up to " + ms(worst - b) + " (see time.margin)");
     else
       add("time.byoyomi", "byoyomi 1 s", Verdict::Pass, figure);
+    byoyomi_share(median(used), b);
+  }
+
+  // An engine that keeps most of its byoyomi back plays far below its strength at a short byoyomi: the YaneuraOu
+  // family keeps NetworkDelay2 (1,120 ms by default) back, so it thinks about 100 ms of a 1 s byoyomi.
+  void byoyomi_share(std::int64_t typical, std::int64_t b) {
+    const std::string figure = "median " + ms(typical) + " of " + ms(b) + " (" +
+                               std::to_string(typical * 100 / std::max<std::int64_t>(1, b)) + " %)";
+    if (typical * 2 >= b) {
+      add("time.byoyomi_share", "share of the byoyomi used", Verdict::Pass, figure);
+      return;
+    }
+    auto value_of = [&](const usi::OptionSpec& option) {
+      for (const auto& [name, value] : o_.engine.options)
+        if (usi::iequals(name, option.name)) return value;
+      return option.default_value;
+    };
+    std::string detail = "it uses less than half of its byoyomi";
+    if (auto d2 = engine_.client().find_option("NetworkDelay2"))
+      detail += ": it keeps NetworkDelay2 = " + value_of(*d2) + " ms back; lower it (option." + d2->name +
+                "=..., with a margin_ms for what it then overruns) to think longer at a short byoyomi";
+    else if (auto d = engine_.client().find_option("NetworkDelay"))
+      detail += ": it keeps NetworkDelay = " + value_of(*d) + " ms back; lower it (option." + d->name + "=...)";
+    else
+      detail += ": look for its time-margin option, or expect it to play below its strength at a short byoyomi";
+    add("time.byoyomi_share", "share of the byoyomi used", Verdict::Warn, figure, detail);
   }
 
   // Limits a tournament uses only when its time control says so (tc=movetime=..., nodes=..., depth=...).

@@ -46,9 +46,11 @@ std::string all_items(const check::CheckReport& r) {
   return s;
 }
 
-// Whether nothing but `flagged` (and the mock's deliberately malformed option line) was found.
+// Whether nothing but `flagged` (and the mock's deliberately malformed option line, and the short thinking of a
+// mock without --clock at byoyomi) was found.
 bool only(const check::CheckReport& r, std::vector<std::string_view> flagged) {
   flagged.push_back("handshake.options");
+  flagged.push_back("time.byoyomi_share");
   for (const auto& i : r.items) {
     bool expected = false;
     for (auto id : flagged) expected |= i.id == id;
@@ -169,6 +171,20 @@ TEST_SUITE("quirks-a") {
     CHECK(r.keys.options[0] == std::pair<std::string, std::string>{"Threads", "1"});
     CHECK(item(r, "time.swapped_clocks").figure.ends_with("its own"));
     CHECK(item(r, "legal.mated").verdict == Verdict::Pass);
+    CHECK(item(r, "time.byoyomi_share").verdict == Verdict::Pass);
+    CHECK(item(r, "rules.options").figure == "none: the engine is not told the declaration rule or the move limit");
+  }
+
+  TEST_CASE("rule options are reported; an engine that thinks a fraction of its byoyomi is flagged") {
+    auto r = check_mock({"--rule-options", "--think-ms", "50"});
+    INFO(all_items(r));
+    CHECK(item(r, "rules.options").figure ==
+          "EnteringKingRule (default CSARule27), MaxMovesToDraw (default 0): a tournament sets them from its rules");
+    const auto& share = item(r, "time.byoyomi_share");
+    CHECK(share.verdict == Verdict::Warn);
+    CHECK(share.figure.starts_with("median "));
+    CHECK(share.detail.find("less than half of its byoyomi") != std::string::npos);
+    CHECK(r.exit_code() == 0);
   }
 
   TEST_CASE("abort on binc: send_inc=false, verified with folded increments") {
