@@ -47,6 +47,16 @@ std::expected<void, std::string> ClientEngine::start() {
   return {};
 }
 
+game::RuleOptions ClientEngine::set_rules(const game::GameRules& rules) {
+  config_.rules = rules;
+  if (!running()) return {};
+  game::RuleOptions told = game::rule_options(client_->options(), config_.options, rules);
+  if (!told.set.empty())
+    if (auto ok = game::set_options(*client_, told.set, config_.startup_timeout); !ok)
+      told.warnings.push_back("the rule options could not be set: " + ok.error());
+  return told;
+}
+
 std::expected<void, std::string> ClientEngine::ensure_ready() {
   if (!running()) return start();
   auto r = client_->is_ready(usi::SteadyClock::now() + config_.startup_timeout);

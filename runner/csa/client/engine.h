@@ -27,6 +27,10 @@ class ClientEngine {
   std::expected<void, std::string> start();
   // isready/readyok on a running engine (start() if it is not running).
   std::expected<void, std::string> ensure_ready();
+  // The game's rules (from the Game_Summary), told to an engine that advertises options for them
+  // (game/rule_options.h): at once if it is running, and at every later start. The notes and warnings are for the
+  // log; a failure to set them is one of the warnings.
+  game::RuleOptions set_rules(const game::GameRules& rules);
   // quit, a short grace period, kill; always reaped.
   void stop();
   bool running() const;

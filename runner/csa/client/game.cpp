@@ -97,6 +97,10 @@ class Game {
       report_.engine_failed = true;
       return reject("the engine is not ready: " + ok.error());
     }
+    // The server's rules, told to an engine that can be told them: the declaration rule and Max_Moves.
+    const game::RuleOptions told = engine_.set_rules({declaration_rule_, std::max(0, report_.summary->max_moves)});
+    for (const auto& n : told.notes) note("engine: " + n);
+    for (const auto& w : told.warnings) warn("engine: " + w);
     return true;
   }
 

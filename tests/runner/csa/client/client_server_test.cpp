@@ -118,6 +118,24 @@ TEST_CASE("through the project's CSA server, CSA mode: two mock engines play to 
   CHECK(record.find("'** ") != std::string::npos);
 }
 
+TEST_CASE("through the project's CSA server: the summary's rules are told to an engine that advertises them") {
+  Match m = mock_match("server-rules", arena::csa::LoginMode::Csa);
+  m.black = test_config(fresh_dir("server-rules-black"), {"--random", "--seed", "1", "--rule-options"});
+  m.black.user = "alice";
+  m.black.game_name = "mock-60-1F";
+  m.black.trip = "";
+  m.black.turn = '+';
+  MatchResult r = play(m, 1);
+  INFO("black log:\n" << r.black_log);
+  REQUIRE(r.black.games.size() == 1);
+  // Declaration:Jishogi 1.1 is the 27-point rule; Max_Moves 30 of the server's configuration.
+  CHECK(r.black_log.find("setoption name EnteringKingRule value CSARule27") != std::string::npos);
+  CHECK(r.black_log.find("setoption name MaxMovesToDraw value 30") != std::string::npos);
+  CHECK(r.black_log.find("EnteringKingRule set to CSARule27") != std::string::npos);
+  // The other engine advertises neither: it is told nothing.
+  CHECK(r.white_log.find("setoption name EnteringKingRule") == std::string::npos);
+}
+
 TEST_CASE("through the project's CSA server, x1 mode: two games on one connection each") {
   Match m = mock_match("server-x1", arena::csa::LoginMode::X1);
   m.black.games = 2;
