@@ -12,16 +12,7 @@ namespace arena::journal {
 
 namespace fs = std::filesystem;
 
-std::string created_now() {
-  const auto now = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now());
-  const auto day = std::chrono::floor<std::chrono::days>(now);
-  const std::chrono::year_month_day ymd{day};
-  const std::chrono::hh_mm_ss hms{now - day};
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02dZ", int(ymd.year()), unsigned(ymd.month()),
-                unsigned(ymd.day()), int(hms.hours().count()), int(hms.minutes().count()), int(hms.seconds().count()));
-  return buf;
-}
+std::string created_now() { return utc_time(std::chrono::system_clock::now(), false); }
 
 std::expected<void, std::string> make_output_folders(const config::Config& config, const std::string& records_dir) {
   std::error_code ec;

@@ -21,16 +21,6 @@ int digits(int64_t n) {
   return d;
 }
 
-std::string utc_stamp(std::chrono::system_clock::time_point t) {
-  const auto now = std::chrono::floor<std::chrono::seconds>(t);
-  const auto day = std::chrono::floor<std::chrono::days>(now);
-  const std::chrono::year_month_day ymd{day};
-  const std::chrono::hh_mm_ss hms{now - day};
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%04d%02u%02uT%02d%02d%02dZ", int(ymd.year()), unsigned(ymd.month()),
-                unsigned(ymd.day()), int(hms.hours().count()), int(hms.minutes().count()), int(hms.seconds().count()));
-  return buf;
-}
 
 // A host name as a file-name part: letters, digits, '-' and '_' kept, the rest replaced.
 std::string file_part(std::string text) {
@@ -51,6 +41,18 @@ std::string segments_dir(const std::string& out_dir) { return (fs::path(out_dir)
 
 std::string decision_path(const std::string& out_dir) { return (fs::path(out_dir) / "sprt-decision.jsonl").string(); }
 
+std::string utc_time(std::chrono::system_clock::time_point t, bool compact) {
+  const auto now = std::chrono::floor<std::chrono::seconds>(t);
+  const auto day = std::chrono::floor<std::chrono::days>(now);
+  const std::chrono::year_month_day ymd{day};
+  const std::chrono::hh_mm_ss hms{now - day};
+  char buf[32];
+  std::snprintf(buf, sizeof buf, compact ? "%04d%02u%02uT%02d%02d%02dZ" : "%04d-%02u-%02uT%02d:%02d:%02dZ",
+                int(ymd.year()), unsigned(ymd.month()), unsigned(ymd.day()), int(hms.hours().count()),
+                int(hms.minutes().count()), int(hms.seconds().count()));
+  return buf;
+}
+
 std::string host_name() {
   char buf[256] = {};
   if (::gethostname(buf, sizeof buf - 1) != 0) return "host";
@@ -65,7 +67,7 @@ std::string new_segment_path(const std::string& out_dir, const Shard& shard) {
   char index[32];
   std::snprintf(index, sizeof index, "%0*d", digits(shard.count - 1), shard.index);
   const std::string name = "shard-" + std::string(index) + "-of-" + std::to_string(shard.count) + "." +
-                           utc_stamp(std::chrono::system_clock::now()) + "." + file_part(host_name()) + "." +
+                           utc_time(std::chrono::system_clock::now(), true) + "." + file_part(host_name()) + "." +
                            std::to_string(::getpid()) + ".jsonl";
   return (fs::path(segments_dir(out_dir)) / name).string();
 }

@@ -62,6 +62,8 @@ std::string spsa_applied_path(const std::string& out_dir);
 std::string new_segment_path(const std::string& out_dir, const Shard& shard);
 // This machine's name (for segment names and headers).
 std::string host_name();
+// A UTC time to the second: "2026-11-26T07:05:09Z", or "20261126T070509Z" (compact, for file names).
+std::string utc_time(std::chrono::system_clock::time_point t, bool compact);
 
 // Whether two headers describe the same run: schedule, type, engines, games and (where both have it) the
 // identity. Empty when they do, else the difference in a few words (`recorded_name` names the first).
