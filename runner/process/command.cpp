@@ -5,8 +5,11 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/read.hpp>
 #include <boost/asio/readable_pipe.hpp>
+#include <boost/asio/writable_pipe.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/optional.hpp>
 #include <boost/process/v2/process.hpp>
+#include <boost/process/v2/start_dir.hpp>
 #include <boost/process/v2/stdio.hpp>
 #include <boost/type_traits/decay.hpp>
 #include <boost/type_traits/is_convertible.hpp>
@@ -14,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <thread>
 
@@ -31,6 +35,12 @@ std::string CommandResult::describe(const std::string& program) const {
 }
 
 CommandResult run_command(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) {
+  CommandOptions options;
+  options.timeout = timeout;
+  return run_command(argv, options);
+}
+
+CommandResult run_command(const std::vector<std::string>& argv, const CommandOptions& options) {
   CommandResult r;
   if (argv.empty()) {
     r.error = "no command";
@@ -38,29 +48,63 @@ CommandResult run_command(const std::vector<std::string>& argv, std::chrono::mil
   }
   asio::io_context io;
   asio::readable_pipe out(io), err(io);
+  asio::writable_pipe in(io);
   boost::system::error_code ec;
   const auto found = find_executable(argv[0]);
   if (!found) {
     r.error = not_found_text(argv[0]);
     return r;
   }
+  std::FILE* log = nullptr;
+  if (!options.log_file.empty()) {
+    log = std::fopen(options.log_file.c_str(), "ab");
+    if (!log) {
+      r.error = "cannot write " + options.log_file;
+      return r;
+    }
+  }
+  struct CloseLog {
+    std::FILE* f;
+    ~CloseLog() {
+      if (f) std::fclose(f);
+    }
+  } close_log{log};
   const std::filesystem::path exe = *found;
   std::vector<std::string> args(argv.begin() + 1, argv.end());
-  bp::process proc =
-      bp::default_process_launcher()(io.get_executor(), ec, exe, args, bp::process_stdio{nullptr, out, err});
+  const std::filesystem::path dir =
+      options.working_dir.empty() ? std::filesystem::current_path() : std::filesystem::path(options.working_dir);
+  // A process_stdio is built in one piece: its bindings own the pipe ends they create.
+  auto launch = [&](bp::process_stdio stdio) {
+    return bp::default_process_launcher()(io.get_executor(), ec, exe, args, stdio, bp::process_start_dir(dir));
+  };
+  const bool input = !options.input.empty();
+  bp::process proc = input ? (log ? launch(bp::process_stdio{in, log, log}) : launch(bp::process_stdio{in, out, err}))
+                           : (log ? launch(bp::process_stdio{nullptr, log, log})
+                                  : launch(bp::process_stdio{nullptr, out, err}));
   if (ec) {
     r.error = ec.message();
     return r;
   }
   r.started = true;
-  int open = 2;
+  int open = 0;
   auto done = [&](const boost::system::error_code&, size_t) { --open; };
-  asio::async_read(out, asio::dynamic_buffer(r.out), done);
-  asio::async_read(err, asio::dynamic_buffer(r.err), done);
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  if (!log) {
+    open = 2;
+    asio::async_read(out, asio::dynamic_buffer(r.out), done);
+    asio::async_read(err, asio::dynamic_buffer(r.err), done);
+  }
+  if (!options.input.empty()) {
+    ++open;
+    asio::async_write(in, asio::buffer(options.input), [&](const boost::system::error_code&, size_t) {
+      boost::system::error_code ignored;
+      in.close(ignored);  // end of input: an engine reading its commands sees EOF
+      --open;
+    });
+  }
+  const auto deadline = std::chrono::steady_clock::now() + options.timeout;
   while (open > 0 && io.run_one_until(deadline) > 0) {
   }
-  // Its output is closed; it may still run (or a grandchild kept the pipes): wait for it until the deadline too.
+  // Its output is closed (or goes to the log); it may still run: wait for it until the deadline too.
   bool running = true;
   while (open == 0 && std::chrono::steady_clock::now() < deadline) {
     running = proc.running(ec);

@@ -1,6 +1,7 @@
 #pragma once
-// A short helper program run to completion (sbatch, squeue, scancel, scontrol): argv without a shell, stdout and
-// stderr captured, and a deadline after which it is killed. For engines, see engine_process.h.
+// A helper program run to completion (sbatch, squeue, scancel, scontrol, git, an engine's build or bench): argv
+// without a shell, stdout and stderr captured (or appended to a log), and a deadline after which it is killed.
+// For engines playing games, see engine_process.h.
 
 #include <chrono>
 #include <string>
@@ -19,8 +20,17 @@ struct CommandResult {
   std::string describe(const std::string& program) const;
 };
 
+struct CommandOptions {
+  std::chrono::milliseconds timeout = std::chrono::seconds(60);
+  std::string working_dir;  // empty: the runner's
+  std::string input;        // written to its standard input, which is then closed (empty: /dev/null)
+  // Its stdout and stderr both appended to this file instead of captured (a build's log); empty: captured.
+  std::string log_file;
+};
+
 // Runs argv[0] (found by find_executable) with the remaining arguments.
 CommandResult run_command(const std::vector<std::string>& argv,
                           std::chrono::milliseconds timeout = std::chrono::seconds(60));
+CommandResult run_command(const std::vector<std::string>& argv, const CommandOptions& options);
 
 }  // namespace arena::process
