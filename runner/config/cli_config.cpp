@@ -108,6 +108,17 @@ void CliOptions::add_to(CLI::App& app, std::optional<TournamentType> type) {
         ->type_name("NAME");
     app.add_option("--rating-anchor-elo", rating_anchor_elo_, "The anchor's rating (default 0)")->type_name("ELO");
   }
+  app.add_option("--build-cache", build_cache_,
+                 "Where engines from git= are checked out and built (default: $XDG_CACHE_HOME/shogi-arena/builds)")
+      ->type_name("DIR");
+  app.add_option("--scale-tc", scale_tc_,
+                 "Scale every time control to this machine: nps=N [engine=NAME] (the bench's nodes per second the time "
+                 "controls are written for; the first engine's bench measures the machine)")
+      ->expected(1, 2)
+      ->type_name("KEY=VALUE ...");
+  app.add_option("--prebuilt", prebuilt_, "Play the git engines' binaries listed in FILE (written by `slurm`)")
+      ->type_name("FILE")
+      ->group("");
   app.add_option("--web", web_,
                  "Serve a live page of the run: PORT (on 127.0.0.1) or HOST:PORT (0.0.0.0:PORT for every interface); "
                  "off: none, whatever --config says")
@@ -259,6 +270,22 @@ Config CliOptions::build() const {
     auto elo = parse_double(rating_anchor_elo_);
     if (!elo || !std::isfinite(*elo)) fail("--rating-anchor-elo", "'" + rating_anchor_elo_ + "': expected a number");
     c.rating_anchor_elo = *elo;
+  }
+  if (!build_cache_.empty()) c.build_cache = resolve_path(build_cache_, "");
+  if (!prebuilt_.empty()) c.prebuilt = resolve_path(prebuilt_, "");
+  if (!scale_tc_.empty()) {
+    ScaleTc scale;
+    for (const std::string& t : scale_tc_) {
+      auto [key, value] = split_key_value(t);
+      if (key == "nps")
+        scale.nps = double(check("--scale-tc nps", parse_int(value, 1, int64_t(1) << 50)));
+      else if (key == "engine" && !value.empty())
+        scale.engine = value;
+      else
+        fail("--scale-tc", "unknown key '" + t + "'; expected nps=N [engine=NAME]");
+    }
+    if (scale.nps <= 0) fail("--scale-tc", "expected nps=N (the nodes per second the time controls are written for)");
+    c.scale_tc = scale;
   }
   if (!web_.empty()) c.web = web_ == "off" ? "" : web_;
   if (!c.web.empty()) {

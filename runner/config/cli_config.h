@@ -37,7 +37,8 @@ class CliOptions {
   std::vector<std::string> each_, openings_, resign_, draw_, sprt_;
   std::string rounds_, games_, concurrency_, position_, max_plies_, margin_ms_, stall_ms_, entering_king_, out_,
       journal_, shard_, kifu_, engine_logs_, io_logs_, restart_, replay_, max_replays_, status_interval_, event_, web_,
-      rating_anchor_, rating_anchor_elo_;
+      rating_anchor_, rating_anchor_elo_, build_cache_, prebuilt_;
+  std::vector<std::string> scale_tc_;
   bool pair_ = false, resume_ = false, overwrite_ = false;
   // spsa (and run): the parameters and the schedule.
   std::string params_file_, pairs_, alpha_, gamma_, a_ratio_, seed_, coordinator_timeout_;

@@ -56,6 +56,11 @@ EngineSettings merge(const EngineSettings& base, const EngineSettings& over) {
   if (over.quit_grace_ms) r.quit_grace_ms = over.quit_grace_ms;
   if (over.stderr_log) r.stderr_log = over.stderr_log;
   if (over.io_log) r.io_log = over.io_log;
+  if (over.git) r.git = over.git;
+  if (over.build) r.build = over.build;
+  if (over.bin) r.bin = over.bin;
+  if (over.bench) r.bench = over.bench;
+  if (over.bench_cmd) r.bench_cmd = over.bench_cmd;
   merge_options(r.options, over.options);
   if (r.where.empty()) r.where = over.where;
   return r;

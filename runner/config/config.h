@@ -65,6 +65,13 @@ struct EngineSettings {
   std::optional<int64_t> quit_grace_ms;   // CSA client only (a tournament sets it)
   std::optional<std::string> stderr_log;  // CSA client only (a tournament keeps logs in its output folder)
   std::optional<std::string> io_log;      // CSA client only
+  // An engine built from source instead of `cmd` (provision/git_build.h): "PATH_OR_URL@REF", the build command
+  // (run by /bin/sh in the checkout) and the binary it makes (relative to the checkout).
+  std::optional<std::string> git;
+  std::optional<std::string> build;
+  std::optional<std::string> bin;
+  std::optional<int64_t> bench;          // the node count its bench must give (the build's signature)
+  std::optional<std::string> bench_cmd;  // how to run its bench (provision/bench.h): arguments, or "usi:LINE"
   // Where each came from ("configs/x.yaml:12:5: engines[1]" or "--engine #2"), for errors found after merging.
   // A cmd or dir containing a '/' is already absolute; a bare cmd is looked up on PATH when the config is finalized.
   std::string where;
@@ -112,6 +119,35 @@ struct SpsaSettings {
   int coordinator_timeout_s = 600;
 };
 
+// Where an engine comes from and how it is checked before the first game (runner/provision): one per engine of
+// Config::engines, in the same order. The settings are the user's; provisioning fills in what it found.
+struct EngineSource {
+  std::string git_repo;  // an absolute path or a URL; empty: the engine is its `cmd` as given
+  std::string git_ref;   // as written (a branch, tag, commit, HEAD~1, ...); "WORKTREE": the uncommitted state
+  std::string build;     // the build command
+  std::string bin;       // the binary, relative to the checkout
+  std::optional<int64_t> bench;  // the expected bench node count
+  std::string bench_cmd;         // empty: `ENGINE bench`, then the USI command `bench`
+  std::string where;             // the engine's place in the config, for messages
+  // Found by provisioning:
+  std::string commit;                  // git_ref resolved (for WORKTREE, the HEAD the changes are on)
+  bool dirty = false;                  // built from the repository's uncommitted state
+  std::optional<int64_t> bench_nodes;  // the bench node count measured (when bench or scale_tc asked for it)
+  bool from_git() const { return !git_repo.empty(); }
+};
+
+// Every time control scaled to this machine's speed (fishtest's idea): the reference engine's bench measures the
+// nodes per second here, and each clock is multiplied by nps / measured, so that mixed hardware plays the same
+// searches. Node and depth limits are not scaled.
+struct ScaleTc {
+  double nps = 0;      // the speed the time controls are written for
+  std::string engine;  // the engine whose bench measures the machine; empty: the first
+  // Found by provisioning:
+  double measured_nps = 0;
+  double factor = 1;
+  std::vector<game::TimeControl> nominal;  // each engine's time control as written, before the scaling
+};
+
 // The live page's port when `web` names a host alone.
 inline constexpr uint16_t DEFAULT_WEB_PORT = 8080;
 
@@ -150,6 +186,13 @@ struct Config {
   // One shard of a run spread over a cluster: "I/N", "auto" (a Slurm job array) or "auto/N" (a Kubernetes Indexed
   // Job); empty for the whole run here. Resolved by tournament/shard.h, which reads the scheduler's variables.
   std::string shard;
+  // Engines from git refs and bench checks (runner/provision).
+  std::vector<EngineSource> sources;  // one per engine
+  std::string build_cache;            // empty: $XDG_CACHE_HOME/shogi-arena/builds (or ~/.cache/...)
+  std::optional<ScaleTc> scale_tc;
+  // A file of prebuilt binaries (provision/prebuilt.h) that `slurm` writes after building the git engines once:
+  // its shards play those instead of resolving and building the refs again.
+  std::string prebuilt;
 };
 
 // The CPUs this process may use (at least 1): the default concurrency. It is the affinity mask's count (what

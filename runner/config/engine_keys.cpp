@@ -1,5 +1,7 @@
 #include "config/engine_keys.h"
 
+#include <limits>
+
 #include "config/load.h"
 #include "config/values.h"
 
@@ -32,6 +34,24 @@ Result path(std::optional<std::string>& field, std::string_view value, const std
             std::string_view what) {
   if (value.empty()) return Error("expected " + std::string(what));
   field = resolve_path(std::string(value), base_dir);
+  return {};
+}
+
+// A git repository: a URL ("https://...", "ssh://...", "git@host:path") as it is, a local path made absolute.
+bool looks_like_url(std::string_view repo) {
+  if (repo.find("://") != std::string_view::npos) return true;
+  const size_t colon = repo.find(':');
+  return colon != std::string_view::npos && repo.substr(0, colon).find('/') == std::string_view::npos;
+}
+
+// "PATH_OR_URL@REF", split at the last '@' (a URL's user part has one too).
+Result git_source(std::optional<std::string>& field, std::string_view value, const std::string& base) {
+  const size_t at = value.rfind('@');
+  if (at == std::string_view::npos || at == 0 || at + 1 == value.size())
+    return Error("expected git=PATH_OR_URL@REF (a branch, tag, commit or WORKTREE), got '" + std::string(value) + "'");
+  std::string repo(value.substr(0, at));
+  if (!looks_like_url(repo)) repo = resolve_path(repo, base);
+  field = repo + "@" + std::string(value.substr(at + 1));
   return {};
 }
 
@@ -110,6 +130,29 @@ constexpr EngineKey KEYS[] = {
      [](EngineSettings& e, std::string_view, std::string_view v, const std::string& base) {
        return path(e.io_log, v, base, "io_log=FILE");
      }},
+    // An engine built from a git ref and checked by its bench signature (runner/provision).
+    {"git", "[git=REPO@REF build=\"COMMAND\" bin=PATH]", InTournament,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string& base) {
+       return git_source(e.git, v, base);
+     }},
+    {"build", "", InTournament,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string&) {
+       return non_empty(e.build, v, "build=\"COMMAND\" (run by /bin/sh in the checkout)");
+     }},
+    {"bin", "", InTournament,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string&) -> Result {
+       if (v.empty() || v.starts_with('/')) return Error("expected bin=PATH relative to the checkout");
+       e.bin = std::string(v);
+       return {};
+     }},
+    {"bench", "[bench=NODES]", InTournament,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string&) {
+       return integer(e.bench, v, 1, std::numeric_limits<int64_t>::max());
+     }},
+    {"bench_cmd", "[bench_cmd=\"ARGS\"|\"usi:LINE\"]", InTournament,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string&) {
+       return non_empty(e.bench_cmd, v, "bench_cmd=\"ARGS\" or bench_cmd=\"usi:LINE\"");
+     }},
 };
 
 bool usable(const EngineKey& k, EngineKeyPlace place) { return (k.places & place) != 0; }
@@ -155,7 +198,7 @@ std::expected<EngineSettings, std::string> parse_engine_tokens(const std::vector
 std::string engine_tokens_usage(EngineKeyPlace place) {
   std::string out;
   for (const EngineKey& k : KEYS)
-    if (usable(k, place)) out.append(out.empty() ? "" : " ").append(k.usage);
+    if (usable(k, place) && !k.usage.empty()) out.append(out.empty() ? "" : " ").append(k.usage);
   return out;
 }
 

@@ -24,7 +24,7 @@ enum EngineKeyPlace : unsigned {
 
 struct EngineKey {
   std::string_view key;    // as a token and in YAML; "option." is a prefix: the rest is the option's name
-  std::string_view usage;  // for the help: "cmd=PATH", "[ponder]"
+  std::string_view usage;  // for the help: "cmd=PATH", "[ponder]"; empty: shown with another key's (build, bin)
   unsigned places = InTournament | InCsaClient;
   // Parses `value` into `e`. `suffix` is the option's name for "option."; relative paths are taken against
   // `base_dir` (empty: the working directory). The error is the "expected ..." part; callers say where.

@@ -32,6 +32,23 @@ void check_spsa(SpsaSettings& s) {
     if (auto ok = stats::validate(*s.then_sprt); !ok) throw ConfigError("spsa: then-sprt: " + ok.error());
 }
 
+// The engine's source settings; a git engine must say how to build it.
+EngineSource engine_source(const EngineSettings& e) {
+  EngineSource s;
+  s.where = e.where;
+  if (e.bench) s.bench = *e.bench;
+  if (e.bench_cmd) s.bench_cmd = *e.bench_cmd;
+  if (!e.git) return s;
+  const size_t at = e.git->rfind('@');  // checked by the key's parser
+  s.git_repo = e.git->substr(0, at);
+  s.git_ref = e.git->substr(at + 1);
+  if (!e.build || !e.bin)
+    fail(e.where, "git=" + *e.git + " needs build=\"COMMAND\" (run in the checkout) and bin=PATH (the binary it makes)");
+  s.build = *e.build;
+  s.bin = *e.bin;
+  return s;
+}
+
 }  // namespace
 
 std::string resolve_path(const std::string& path, const std::string& base_dir) {
@@ -102,13 +119,21 @@ Config finalize(ConfigDraft draft, std::optional<TournamentType> command) {
 
   std::set<std::string> names;
   for (const EngineSettings& e : merged) {
-    if (!e.cmd) fail(e.where, "the engine has no cmd (the executable to run)");
     game::EngineConfig ec;
     apply_engine_settings(e, ec);  // every key as written; the command, name and dir are checked below
-    ec.command = resolve_command(*e.cmd, "");
-    if (ec.command.empty())
-      fail(e.cmd_where.empty() ? e.where : e.cmd_where, "engine command " + process::not_found_text(*e.cmd));
-    if (!e.name) ec.name = fs::path(*e.cmd).filename().string();
+    EngineSource source = engine_source(e);
+    if (source.from_git()) {
+      if (e.cmd) fail(e.where, "give either cmd= or git=, not both (git= builds the command)");
+      ec.command.clear();  // provisioning builds it
+      if (!e.name) ec.name = fs::path(source.git_repo).filename().replace_extension().string() + "@" + source.git_ref;
+    } else {
+      if (e.build || e.bin) fail(e.where, "build= and bin= go with git=REPO@REF");
+      if (!e.cmd) fail(e.where, "the engine has no cmd (the executable to run) and no git=REPO@REF to build");
+      ec.command = resolve_command(*e.cmd, "");
+      if (ec.command.empty())
+        fail(e.cmd_where.empty() ? e.where : e.cmd_where, "engine command " + process::not_found_text(*e.cmd));
+      if (!e.name) ec.name = fs::path(*e.cmd).filename().string();
+    }
     if (!names.insert(ec.name).second)
       fail(e.where, "two engines are named '" + ec.name + "'; give each a unique name (name=...)");
     if (!e.tc) fail(e.where, "engine '" + ec.name + "' has no time control (tc=10+0.1, tc=0+1b, tc=movetime=1, ...)");
@@ -116,7 +141,10 @@ Config finalize(ConfigDraft draft, std::optional<TournamentType> command) {
     if (e.dir && !fs::is_directory(*e.dir, ec_dir))
       fail(e.where, "engine '" + ec.name + "': dir '" + *e.dir + "' is not a directory");
     c.engines.push_back(std::move(ec));
+    c.sources.push_back(std::move(source));
   }
+  if (c.scale_tc && !c.scale_tc->engine.empty() && !names.contains(c.scale_tc->engine))
+    throw ConfigError("scale_tc: engine '" + c.scale_tc->engine + "' is not an engine of the run");
 
   if (c.type == TournamentType::Sprt) {
     if (!draft.rounds_set) c.rounds = 50000;

@@ -111,6 +111,18 @@ class Reader {
                        else
                          c.rating_anchor_elo = number(value, p);
                      });
+      } else if (key == "build_cache") {
+        c.build_cache = resolve_path(scalar(v, path), base_dir_);
+      } else if (key == "scale_tc") {
+        ScaleTc scale;
+        for_each_key(v, path, {"nps", "engine"}, [&](const std::string& k, const YAML::Node& value, const std::string& p) {
+          if (k == "nps")
+            scale.nps = double(integer(value, p, 1, int64_t(1) << 50));
+          else
+            scale.engine = scalar(value, p);
+        });
+        if (scale.nps <= 0) fail(v, path, "expected nps: N (the nodes per second the time controls are written for)");
+        c.scale_tc = scale;
       } else if (key == "via_csa_server") {
         c.via_csa_server = boolean(v, path);
       } else if (key == "shard") {
@@ -132,7 +144,7 @@ class Reader {
         "tournament",     "event",    "rounds",    "games",        "pair",   "concurrency",       "engines",
         "each",           "openings", "game",      "adjudication", "output", "restart",           "replay_broken_pairs",
         "max_replays",    "resume",   "overwrite", "quiet",        "json",   "status_interval_s", "sprt",
-        "spsa",           "via_csa_server", "shard", "web", "rating"};
+        "spsa",           "via_csa_server", "shard", "web", "rating", "build_cache", "scale_tc"};
     return keys;
   }
 

@@ -546,3 +546,70 @@ TEST_CASE("engine keys: every YAML key of an engine entry is read, and the same 
         std::string::npos);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("an engine from a git ref: REPO@REF split at the last '@', paths made absolute, build and bin required") {
+  EngineSettings local = parse_engine_tokens({"git=../eng@main", "build=make -j2", "bin=src/eng"}, "--engine #1", "/w/x");
+  CHECK(*local.git == "/w/eng@main");
+  CHECK(*local.build == "make -j2");
+  CHECK(*local.bin == "src/eng");
+  CHECK(*parse_engine_tokens({"git=git@github.com:me/eng.git@v1.2"}, "--engine #1", "/w").git ==
+        "git@github.com:me/eng.git@v1.2");
+  CHECK(*parse_engine_tokens({"git=https://example.org/eng.git@HEAD~1"}, "--engine #1", "/w").git ==
+        "https://example.org/eng.git@HEAD~1");
+  CHECK(*parse_engine_tokens({"bench=975903", "bench_cmd=usi:bench 16"}, "--engine #1", "").bench == 975903);
+  CHECK(error_of([] { parse_engine_tokens({"git=/repo"}, "--engine #1", ""); })
+            .find("--engine #1: 'git=/repo': expected git=PATH_OR_URL@REF") == 0);
+  CHECK(error_of([] { parse_engine_tokens({"git=/repo@"}, "--engine #1", ""); }).find("expected git=") !=
+        std::string::npos);
+  CHECK(error_of([] { parse_engine_tokens({"bin=/abs/eng"}, "--engine #1", ""); })
+            .find("expected bin=PATH relative to the checkout") != std::string::npos);
+  CHECK(error_of([] { parse_engine_tokens({"bench=-3"}, "--engine #1", ""); }).find("'bench=-3'") !=
+        std::string::npos);
+
+  const std::vector<std::string> tail = {"--each", "tc=1+0.1", "--sprt", "elo0=0", "elo1=5"};
+  auto sprt = [&](std::vector<std::string> args) {
+    args.insert(args.end(), tail.begin(), tail.end());
+    return parse_cli(args, TournamentType::Sprt);
+  };
+  Config c = sprt({"--engine", "git=/r@a", "build=make", "bin=e", "bench=5", "--engine", "cmd=/bin/sh"});
+  REQUIRE(c.sources.size() == 2);
+  CHECK(c.sources[0].from_git());
+  CHECK(c.sources[0].git_repo == "/r");
+  CHECK(c.sources[0].git_ref == "a");
+  CHECK(c.sources[0].bench == 5);
+  CHECK(c.engines[0].command.empty());  // built before the first game
+  CHECK(c.engines[0].name == "r@a");
+  CHECK_FALSE(c.sources[1].from_git());
+  CHECK(error_of([&] { sprt({"--engine", "git=/r@a", "--engine", "cmd=/bin/sh"}); })
+            .find("--engine #1: git=/r@a needs build=\"COMMAND\"") == 0);
+  CHECK(error_of([&] { sprt({"--engine", "git=/r@a", "cmd=/bin/sh", "build=make", "bin=e", "--engine", "cmd=/bin/sh"}); })
+            .find("give either cmd= or git=") != std::string::npos);
+  CHECK(error_of([&] { sprt({"--engine", "cmd=/bin/sh", "bin=e", "--engine", "cmd=/bin/sh", "name=b"}); })
+            .find("build= and bin= go with git=REPO@REF") != std::string::npos);
+}
+
+TEST_CASE("scale_tc and build_cache from YAML and the command line") {
+  ConfigDraft d = from_yaml("scale_tc: {nps: 1200000, engine: a}\nbuild_cache: cache\n");
+  REQUIRE(d.config.scale_tc);
+  CHECK(d.config.scale_tc->nps == 1200000);
+  CHECK(d.config.scale_tc->engine == "a");
+  CHECK(d.config.build_cache == "/base/cache");
+  CHECK(error_of([] { from_yaml("scale_tc: {nps: 0}\n"); }).find("test.yaml:1") == 0);
+  CHECK(error_of([] { from_yaml("scale_tc: {speed: 10}\n"); }).find("unknown key") != std::string::npos);
+  Config c = parse_cli({"--engine", "cmd=/bin/sh", "name=a", "--engine", "cmd=/bin/sh", "name=b", "--each",
+                        "tc=10+0.1", "--scale-tc", "nps=800000", "engine=b"},
+                       TournamentType::Gauntlet);
+  REQUIRE(c.scale_tc);
+  CHECK(c.scale_tc->nps == 800000);
+  CHECK(c.scale_tc->engine == "b");
+  CHECK(error_of([] {
+          parse_cli({"--engine", "cmd=/bin/sh", "name=a", "--engine", "cmd=/bin/sh", "name=b", "--each", "tc=1",
+                     "--scale-tc", "nps=8", "engine=c"},
+                    TournamentType::Gauntlet);
+        }) == "scale_tc: engine 'c' is not an engine of the run");
+  CHECK(error_of([] {
+          parse_cli({"--engine", "cmd=/bin/sh", "name=a", "--engine", "cmd=/bin/sh", "name=b", "--each", "tc=1",
+                     "--scale-tc", "speed=8"},
+                    TournamentType::Gauntlet);
+        }).find("--scale-tc: unknown key 'speed=8'") == 0);
+}
