@@ -10,12 +10,14 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <algorithm>
 #include <thread>
 
 #include "cluster/coordinator.h"
 #include "cluster/slurm.h"
 #include "config/config.h"
 #include "journal/segments.h"
+#include "provision/provision.h"
 #include "spsa/console.h"
 #include "tournament/console.h"
 #include "tournament/journal_stats.h"
@@ -303,6 +305,18 @@ int SlurmCli::run(const config::CliOptions& tournament, const std::vector<std::s
   // A new submission resumes what the directory holds; an old STOP would stop it at once.
   fs::remove(stop_file(out), ec);
 
+  // Each git engine is built once, here, into OUT (a filesystem every node sees) unless --build-cache says where;
+  // the shards play exactly those binaries (--prebuilt), each checking its digest.
+  std::vector<std::string> run_args = forwarded_args(args);
+  if (c.prebuilt.empty() &&
+      std::any_of(c.sources.begin(), c.sources.end(), [](const config::EngineSource& e) { return e.from_git(); })) {
+    if (c.build_cache.empty()) c.build_cache = (fs::path(out) / "builds").string();
+    if (auto built = provision::build_git_engines(c, std::cout); !built) throw config::ConfigError(built.error());
+    const fs::path list = fs::path(out) / "slurm" / "prebuilt.tsv";
+    write_file(list, provision::prebuilt_text(c), false);
+    run_args.insert(run_args.end(), {"--prebuilt", list.string()});
+  }
+
   SlurmSettings s;
   s.shards = shards_;
   s.cpus_per_shard = cpus_per_shard_;
@@ -313,7 +327,7 @@ int SlurmCli::run(const config::CliOptions& tournament, const std::vector<std::s
   s.poll_s = poll_s_;
   const std::string arena = fs::read_symlink("/proc/self/exe", ec).string();
   if (ec) throw config::ConfigError("cannot find this program's own path: " + ec.message());
-  const BatchScripts scripts = batch_scripts(s, arena, forwarded_args(args), out, fs::current_path().string());
+  const BatchScripts scripts = batch_scripts(s, arena, run_args, out, fs::current_path().string());
   const fs::path dir = fs::path(out) / "slurm";
   write_file(dir / "shards.sbatch", scripts.shards, true);
   write_file(dir / "coordinator.sbatch", scripts.coordinator, true);

@@ -8,8 +8,10 @@
 #include <iostream>
 
 #include "commands/spsa_run.h"
+#include "journal/run_start.h"
 #include "journal/segments.h"
 #include "journal/shard.h"
+#include "provision/provision.h"
 #include "tournament/console.h"
 #include "tournament/csa_server_engines.h"
 #include "tournament/openings.h"
@@ -52,7 +54,10 @@ OwnUsage own_usage() {
 void RunCli::add_to(CLI::App& app, std::optional<config::TournamentType> type) { options_.add_to(app, type); }
 
 int RunCli::run(const std::atomic<bool>* stop) const {
-  const config::Config c = options_.build();
+  config::Config c = options_.build();
+  // Engines from git refs built, bench signatures checked, clocks scaled: before any output folder or game.
+  if (auto ready = provision::provision_engines(c, c.json ? std::cerr : std::cout); !ready)
+    throw config::ConfigError(ready.error());
   if (c.type == config::TournamentType::Spsa) return run_spsa(c, stop);
   return run_tournament(c, stop);
 }
@@ -77,6 +82,8 @@ int run_tournament(const config::Config& c, const std::atomic<bool>* stop) {
   info.total_games = t.games_to_play();
   info.rating_anchor = c.rating_anchor;
   info.rating_anchor_elo = c.rating_anchor_elo;
+  info.builds = journal::engine_builds(c);
+  info.scale_tc = journal::time_scale(c);
   // A shard's part of an SPRT decides nothing: the coordinator tests all the shards' games together.
   if (c.type == config::TournamentType::Sprt && !shard) info.sprt = c.sprt;
   tournament::ConsoleReporter::Options ro;

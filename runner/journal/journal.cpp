@@ -125,6 +125,29 @@ std::expected<JournalHeader, std::string> parse_header(const bj::value& line) {
     if (!elo) return std::unexpected("rating_anchor: " + elo.error());
     h.rating_anchor_elo = *elo;
   }
+  if (const bj::value* v = doc.if_contains("builds"); v && v->is_array())
+    for (const bj::value& b : v->get_array()) {
+      const bj::object* o = b.if_object();
+      if (!o) return std::unexpected("\"builds\" must hold objects");
+      EngineBuild build{get_string(*o, "engine"), get_string(*o, "repo"), get_string(*o, "ref"),
+                        get_string(*o, "commit"), false, std::nullopt};
+      if (const bj::value* d = o->if_contains("dirty"); d && d->is_bool()) build.dirty = d->get_bool();
+      if (o->contains("bench") && !o->at("bench").is_null()) {
+        auto bench = get_int(*o, "bench", true);
+        if (!bench) return std::unexpected("builds: " + bench.error());
+        build.bench = *bench;
+      }
+      h.builds.push_back(std::move(build));
+    }
+  if (const bj::value* v = doc.if_contains("scale_tc"); v && v->is_object()) {
+    const bj::object& o = v->get_object();
+    TimeScale t;
+    t.engine = get_string(o, "engine");
+    auto nps = get_double(o, "nps"), measured = get_double(o, "measured_nps"), factor = get_double(o, "factor");
+    if (!nps || !measured || !factor) return std::unexpected("scale_tc: expected nps, measured_nps and factor");
+    t.nps = *nps, t.measured_nps = *measured, t.factor = *factor;
+    h.scale_tc = t;
+  }
   if (const bj::value* v = doc.if_contains("shard"); v && v->is_object()) {
     auto index = get_int(v->get_object(), "index", true), count = get_int(v->get_object(), "count", true);
     if (!index || !count || *count < 1 || *index < 0 || *index >= *count)
@@ -174,6 +197,26 @@ std::string to_json(const JournalHeader& h) {
   if (h.merged_segments > 0) doc.emplace("merged_segments", h.merged_segments);
   if (!h.rating_anchor.empty())
     doc.emplace("rating_anchor", bj::object{{"engine", h.rating_anchor}, {"elo", h.rating_anchor_elo}});
+  if (!h.builds.empty()) {
+    bj::array builds;
+    for (const EngineBuild& b : h.builds) {
+      bj::object o{{"engine", b.engine}};
+      if (!b.repo.empty()) {
+        o.emplace("repo", b.repo);
+        o.emplace("ref", b.ref);
+        o.emplace("commit", b.commit);
+        o.emplace("dirty", b.dirty);
+      }
+      o.emplace("bench", b.bench ? bj::value(*b.bench) : bj::value(nullptr));
+      builds.emplace_back(std::move(o));
+    }
+    doc.emplace("builds", std::move(builds));
+  }
+  if (h.scale_tc)
+    doc.emplace("scale_tc", bj::object{{"nps", h.scale_tc->nps},
+                                       {"engine", h.scale_tc->engine},
+                                       {"measured_nps", h.scale_tc->measured_nps},
+                                       {"factor", h.scale_tc->factor}});
   if (h.spsa) {
     auto spec = json::parse(spsa_spec_json(*h.spsa));
     doc.emplace("spsa", spec ? std::move(*spec) : bj::value(nullptr));

@@ -56,6 +56,23 @@ struct SpsaPair {
   std::optional<std::vector<double>> theta;  // after this pair's update, when the writer applied it
 };
 
+// An engine built from a git ref, or one whose bench signature was checked (runner/provision).
+struct EngineBuild {
+  std::string engine;
+  std::string repo, ref, commit;  // empty for an engine given by cmd
+  bool dirty = false;             // built from a repository's uncommitted state (@WORKTREE)
+  std::optional<int64_t> bench;   // the bench node count checked before the first game
+};
+
+// The time controls scaled to the machine (--scale-tc): the written ones are in the settings, the played ones in
+// each game's line.
+struct TimeScale {
+  double nps = 0;           // the speed the time controls are written for
+  std::string engine;       // whose bench measured the machine
+  double measured_nps = 0;  // its speed here
+  double factor = 1;        // nps / measured_nps
+};
+
 struct JournalHeader {
   std::string type;
   std::vector<std::string> engines;
@@ -73,6 +90,8 @@ struct JournalHeader {
   // The rating list's anchor (config::Config::rating_anchor), so that stats and report rate as the run did.
   std::string rating_anchor;
   double rating_anchor_elo = 0;
+  std::vector<EngineBuild> builds;  // absent in older journals and in runs without git engines or bench checks
+  std::optional<TimeScale> scale_tc;
 };
 std::string to_json(const JournalHeader& header);
 // A header line back (a line with "journal":1, as the first line of every journal).

@@ -97,7 +97,13 @@ bj::object settings_of(const config::Config& c) {
                                  {"seed", c.spsa.seed}});
   }
   bj::array engines;
-  for (const game::EngineConfig& e : c.engines) engines.emplace_back(engine_settings(e));
+  for (size_t i = 0; i < c.engines.size(); ++i) {
+    bj::object e = engine_settings(c.engines[i]);
+    // Scaled to the machine: the time control as written is what the run is, whatever a node measured.
+    if (c.scale_tc && i < c.scale_tc->nominal.size()) e["tc"] = c.scale_tc->nominal[i].to_string();
+    engines.emplace_back(std::move(e));
+  }
+  if (c.scale_tc) o.emplace("scale_tc_nps", c.scale_tc->nps);
   o.emplace("engines", std::move(engines));
   return o;
 }

@@ -41,6 +41,8 @@ JournalStandings standings_of(const journal::JournalContents& contents, const st
     info.sprt = h->sprt;
     info.rating_anchor = h->rating_anchor;
     info.rating_anchor_elo = h->rating_anchor_elo;
+    info.builds = h->builds;
+    info.scale_tc = h->scale_tc;
     if (h->type == "roundrobin") {
       info.type = config::TournamentType::RoundRobin;
       for (int i = 0; i < int(names.size()); ++i)

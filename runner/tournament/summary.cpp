@@ -153,6 +153,38 @@ const char* end_name(RunEnd e) {
   return "error";
 }
 
+// "Builds:" with a line per engine from git or with a checked bench, and the time controls' scaling.
+std::string builds_text(const RunInfo& info) {
+  std::string out;
+  if (!info.builds.empty()) out += "Builds:\n";
+  for (const journal::EngineBuild& b : info.builds) {
+    out += "  " + pad(b.engine, 20);
+    if (!b.repo.empty())
+      out += b.repo + "@" + b.ref + " = " + b.commit.substr(0, 12) + (b.dirty ? " + uncommitted changes" : "");
+    if (b.bench) out += std::string(b.repo.empty() ? "" : ", ") + "bench " + std::to_string(*b.bench) + " checked";
+    out += "\n";
+  }
+  if (info.scale_tc)
+    out += "Time controls scaled x" + fixed(info.scale_tc->factor, 3) + ": " + info.scale_tc->engine + "'s bench gave " +
+           fixed(info.scale_tc->measured_nps, 0) + " nps, the time controls are written for " +
+           fixed(info.scale_tc->nps, 0) + "\n";
+  return out;
+}
+
+bj::value builds_json(const RunInfo& info) {
+  bj::array builds;
+  for (const journal::EngineBuild& b : info.builds) {
+    bj::object o{{"engine", b.engine}};
+    o.emplace("repo", b.repo.empty() ? bj::value(nullptr) : bj::value(b.repo));
+    o.emplace("ref", b.repo.empty() ? bj::value(nullptr) : bj::value(b.ref));
+    o.emplace("commit", b.repo.empty() ? bj::value(nullptr) : bj::value(b.commit));
+    o.emplace("dirty", b.dirty);
+    o.emplace("bench", b.bench ? bj::value(*b.bench) : bj::value(nullptr));
+    builds.emplace_back(std::move(o));
+  }
+  return builds;
+}
+
 }  // namespace
 
 std::string status_line(const Tally& tally, const RunInfo& info) {
@@ -253,6 +285,7 @@ std::string summary_text(const Tally& tally, const Summary& sum) {
     }
   }
   if (has_rating_list(tally, sum.info)) out += ratings_text(tally, sum.info);
+  out += builds_text(sum.info);
   if (tally.replays() > 0)
     out += std::to_string(tally.replays()) + " broken pair attempt(s) replayed; " + std::to_string(tally.void_games()) +
            " game(s) voided (still counted in the faults above)\n";
@@ -300,6 +333,14 @@ std::string summary_json(const Tally& tally, const Summary& sum) {
   out.emplace("elapsed_s", sum.elapsed_s);
   out.emplace("journal", sum.journal);
   out.emplace("engine_moves", sum.engine_moves);
+  out.emplace("builds", builds_json(sum.info));
+  if (const auto& t = sum.info.scale_tc)
+    out.emplace("scale_tc", bj::object{{"nps", t->nps},
+                                       {"engine", t->engine},
+                                       {"measured_nps", t->measured_nps},
+                                       {"factor", t->factor}});
+  else
+    out.emplace("scale_tc", nullptr);
   out.emplace("runner_cpu_s", sum.runner_cpu_s >= 0 ? bj::value(sum.runner_cpu_s) : bj::value(nullptr));
   out.emplace("runner_user_s", sum.runner_user_s >= 0 ? bj::value(sum.runner_user_s) : bj::value(nullptr));
   out.emplace("runner_sys_s", sum.runner_sys_s >= 0 ? bj::value(sum.runner_sys_s) : bj::value(nullptr));

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "config/config.h"
+#include "journal/journal.h"
 #include "tournament/tally.h"
 #include "tournament/tournament.h"
 
@@ -20,6 +21,10 @@ struct RunInfo {
   // The rating list's anchor (tournament/ratings.h): this engine is rated rating_anchor_elo; empty: mean 0.
   std::string rating_anchor;
   double rating_anchor_elo = 0;
+  // Where the engines came from (git builds, bench signatures) and the time controls' scaling, from the journal
+  // header.
+  std::vector<journal::EngineBuild> builds;
+  std::optional<journal::TimeScale> scale_tc;
 };
 
 // "Games 120/1000 | dev vs base +40 -35 =45 | Elo 14.5 +/- 30.2 | LLR 0.42 (-2.94, 2.94) | crash 0 stall 0 ..."

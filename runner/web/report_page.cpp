@@ -36,7 +36,7 @@ constexpr std::string_view kReportPage = R"PAGE(<!doctype html>
 <body>
 <header><h1 id="title">Shogi Arena report</h1><span id="source" class="meta"></span></header>
 <main>
-<section><div id="status" class="meta"></div><div id="sprt"></div></section>
+<section><div id="status" class="meta"></div><div id="builds" class="meta"></div><div id="sprt"></div></section>
 <section id="spsa-section" hidden><h2>SPSA: theta over the pairs</h2><div id="spsa"></div></section>
 <section><h2>Standings</h2><table id="pairings"></table><br><table id="engines"></table><br><table id="ratings"></table><br><table id="cross"></table></section>
 <section><h2>Elo, ratings and LLR over the games</h2><div class="charts" id="progress-charts"></div></section>
@@ -163,6 +163,14 @@ function renderHeader() {
   const st = DATA.summary;
   if (!st) return;
   const g = st.games || {};
+  // Engines built from git refs or checked by their bench, and a time control scaled to the machine.
+  const builds = (st.builds || []).map(b => `${b.engine}: ` +
+      (b.repo ? `${b.repo}@${b.ref} = ${b.commit.slice(0, 12)}${b.dirty ? " + uncommitted changes" : ""}` : "") +
+      (b.bench != null ? `${b.repo ? ", " : ""}bench ${b.bench} checked` : ""));
+  if (st.scale_tc)
+    builds.push(`time controls scaled x${st.scale_tc.factor.toFixed(3)} (${st.scale_tc.engine}'s bench: ` +
+                `${Math.round(st.scale_tc.measured_nps)} nps, written for ${Math.round(st.scale_tc.nps)})`);
+  document.getElementById("builds").textContent = builds.join(" · ");
   document.getElementById("status").textContent =
       `${g.journaled ?? DATA.games.length} game lines of ${g.scheduled ?? "?"} scheduled · ${DATA.replays.length} ` +
       `replayable${DATA.replays.length < DATA.games.length ? ` (at most ${DATA.max_replays}: faults first)` : ""}`;

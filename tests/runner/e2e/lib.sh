@@ -145,3 +145,29 @@ stop_chromium() {
   local i
   for ((i = 0; i < 50; i++)); do pgrep -f -- "$TMP/chrome" >/dev/null || break; sleep 0.1; done
 }
+
+# engine_repo DIR: a git repository holding a tiny USI engine built by `make` into bin/engine: a shell wrapper of
+# the mock engine that prints a fixed bench ("Nodes searched" NODES, "Nodes/second" 500000). Two commits: tag
+# `strong` (bench 1234, seeded random moves) and HEAD (bench 999, resigns at once). Skips the test without git/make.
+engine_repo() {
+  local repo=$1
+  command -v git >/dev/null || { echo "SKIPPED: git is not installed"; exit 77; }
+  command -v make >/dev/null || { echo "SKIPPED: make is not installed"; exit 77; }
+  git init -q "$repo"
+  printf 'bin/engine: engine.in\n\tmkdir -p bin && cp engine.in bin/engine && chmod +x bin/engine\n' >"$repo/Makefile"
+  engine_script "$repo/engine.in" 1234 --random --seed 1
+  git -C "$repo" add .
+  git -C "$repo" -c user.name=test -c user.email=test@example.org commit -qm strong
+  git -C "$repo" tag strong
+  engine_script "$repo/engine.in" 999 --behavior resign
+  git -C "$repo" -c user.name=test -c user.email=test@example.org commit -qam weak
+}
+engine_script() {  # engine_script FILE NODES MOCK-ARGS...
+  local file=$1 nodes=$2
+  shift 2
+  cat >"$file" <<SCRIPT
+#!/bin/sh
+if [ "\$1" = bench ]; then echo "Total time (ms) : 10"; echo "Nodes searched  : $nodes"; echo "Nodes/second    : 500000"; exit 0; fi
+exec "$MOCK" --name "$TAG" $* "\$@"
+SCRIPT
+}

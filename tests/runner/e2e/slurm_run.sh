@@ -160,3 +160,35 @@ over=$(grep -m1 "the shards are over" "$TMP/sprt/slurm/coordinator.out" | cut -c
 stop_s=$(($(date -d "$over" +%s) - $(date -d "$decided" +%s)))
 pass "SPRT through Slurm: H1 on the first $cluster_pairs pairs as locally; $played of 800 games played; ${stop_s} s from the decision to the last shard gone"
 check_no_engines_left 1
+
+# 4. An engine from a git ref: built once by the submitting command into OUT/builds, played by every shard from
+# there (--prebuilt), each segment's header naming the same binary digest and the merged journal the commit.
+engine_repo "$TMP/repo"
+{
+  echo "tournament: gauntlet"
+  echo "rounds: 4"
+  echo "engines:"
+  echo "  - {name: a, git: $TMP/repo@strong, build: make, bin: bin/engine}"
+  echo "  - {name: b, cmd: $MOCK, args: [--name, $TAG, --random, --seed, '7']}"
+  echo "each: {tc: 10+0.1}"
+  echo "openings: {file: $OPENINGS}"
+  echo "output: {kifu: none}"
+} >"$TMP/git.yaml"
+"$ARENA" slurm --config "$TMP/git.yaml" --out "$TMP/git" --shards 2 --poll 1 --quiet >"$TMP/git.log" 2>&1 ||
+  fail "slurm run of a git engine failed: $(tail -5 "$TMP/git.log")"
+[ "$(grep -c '^building a ' "$TMP/git.log")" = 1 ] || fail "one build expected: $(cat "$TMP/git.log")"
+grep -q -- "--prebuilt $TMP/git/slurm/prebuilt.tsv" "$TMP/git/slurm/shards.sbatch" || fail "the shards get no --prebuilt"
+! grep -l '^building' "$TMP"/git/slurm/shard-*.out || fail "a shard built the engine again"
+binary=$(cut -f5 "$TMP/git/slurm/prebuilt.tsv")
+[[ "$binary" == "$TMP/git/builds/"*/src/bin/engine ]] || fail "the build is not in OUT/builds: $binary"
+digest=$(sha256sum "$binary" | cut -d' ' -f1)
+for seg in "$TMP"/git/segments/*.jsonl; do
+  [ "$(head -1 "$seg" | jq -r '.files[] | select(.role=="a") | .sha256')" = "$digest" ] ||
+    fail "segment $seg played another binary: $(head -1 "$seg")"
+done
+commit=$(git -C "$TMP/repo" rev-parse strong)
+[ "$(head -1 "$TMP/git/journal.jsonl" | jq -r '.builds[0].commit')" = "$commit" ] ||
+  fail "the merged journal lacks the commit: $(head -1 "$TMP/git/journal.jsonl")"
+check_pairs_once "$TMP/git/journal.jsonl" 8
+pass "a git engine through Slurm: built once into OUT/builds, both shards played sha256 ${digest:0:12}, commit ${commit:0:12} in the merged journal"
+check_no_engines_left 1

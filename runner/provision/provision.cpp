@@ -1,0 +1,202 @@
+#include "provision/provision.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <future>
+#include <map>
+#include <ostream>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "journal/run_identity.h"
+#include "provision/bench.h"
+#include "provision/git_build.h"
+
+namespace arena::provision {
+
+using Error = std::unexpected<std::string>;
+
+namespace {
+
+struct Prebuilt {
+  std::string commit, sha256, binary;
+  bool dirty = false;
+};
+
+std::expected<std::map<std::string, Prebuilt>, std::string> read_prebuilt(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Error(path + ": cannot read the list of prebuilt engines");
+  std::map<std::string, Prebuilt> out;
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (line.empty()) continue;
+    std::vector<std::string> f;
+    std::stringstream s(line);
+    for (std::string field; std::getline(s, field, '\t');) f.push_back(field);
+    if (f.size() != 5 || (f[2] != "0" && f[2] != "1"))
+      return Error(path + ":" + std::to_string(number) + ": expected NAME, COMMIT, DIRTY (0|1), SHA256, BINARY");
+    out[f[0]] = Prebuilt{f[1], f[3], f[4], f[2] == "1"};
+  }
+  return out;
+}
+
+// Each git engine's binary from the prebuilt list, checked against its digest.
+std::expected<void, std::string> use_prebuilt(config::Config& c) {
+  auto list = read_prebuilt(c.prebuilt);
+  if (!list) return Error(list.error());
+  for (size_t i = 0; i < c.engines.size(); ++i) {
+    config::EngineSource& s = c.sources[i];
+    if (!s.from_git()) continue;
+    const std::string& name = c.engines[i].name;
+    auto it = list->find(name);
+    if (it == list->end()) return Error(c.prebuilt + ": no binary for engine '" + name + "'");
+    auto sha = journal::sha256_file(it->second.binary);
+    if (!sha) return Error("engine '" + name + "': " + sha.error());
+    if (*sha != it->second.sha256)
+      return Error("engine '" + name + "': " + it->second.binary + " has sha256 " + sha->substr(0, 12) +
+                   "... but the build's was " + it->second.sha256.substr(0, 12) + "... (" + c.prebuilt + ")");
+    c.engines[i].command = it->second.binary;
+    s.commit = it->second.commit;
+    s.dirty = it->second.dirty;
+  }
+  return {};
+}
+
+std::string bench_key(const game::EngineConfig& e, const std::string& bench_cmd) {
+  std::string key = e.command + '\n' + e.working_dir + '\n' + bench_cmd;
+  for (const std::string& a : e.args) key += '\n' + a;
+  return key;
+}
+
+std::string nps_text(double nps) {
+  std::ostringstream s;
+  s << int64_t(std::llround(nps));
+  return s.str();
+}
+
+std::expected<void, std::string> check_signatures(config::Config& c, std::ostream& progress) {
+  std::map<std::string, BenchResult> done;  // one bench per binary and way of running it
+  for (size_t i = 0; i < c.engines.size(); ++i) {
+    config::EngineSource& s = c.sources[i];
+    if (!s.bench) continue;
+    const game::EngineConfig& e = c.engines[i];
+    const std::string key = bench_key(e, s.bench_cmd);
+    if (!done.contains(key)) {
+      auto r = run_bench(e, s.bench_cmd);
+      if (!r) return Error(r.error());
+      done[key] = *r;
+    }
+    const BenchResult& r = done[key];
+    s.bench_nodes = r.nodes;
+    if (r.nodes != *s.bench)
+      return Error("engine '" + e.name + "': its bench gives " + std::to_string(r.nodes) + " nodes but bench=" +
+                   std::to_string(*s.bench) + " was expected (" + e.command + "): not the build you meant");
+    progress << "bench of " << e.name << ": " << r.nodes << " nodes, as expected (" << nps_text(r.nps) << " nps)"
+             << std::endl;
+  }
+  return {};
+}
+
+// The machine's speed: as many benches at once as games will run (the machine as loaded as during the games),
+// the median of their speeds.
+std::expected<double, std::string> measure_nps(const game::EngineConfig& e, const std::string& bench_cmd,
+                                               int copies) {
+  std::vector<std::future<std::expected<BenchResult, std::string>>> runs;
+  for (int i = 0; i < copies; ++i)
+    runs.push_back(std::async(std::launch::async, [&] { return run_bench(e, bench_cmd); }));
+  std::vector<double> nps;
+  std::string error;
+  for (auto& r : runs) {
+    auto got = r.get();
+    if (!got)
+      error = got.error();
+    else
+      nps.push_back(got->nps);
+  }
+  if (!error.empty()) return Error(error);
+  std::sort(nps.begin(), nps.end());
+  const size_t n = nps.size();
+  return n % 2 ? nps[n / 2] : (nps[n / 2 - 1] + nps[n / 2]) / 2;
+}
+
+std::expected<void, std::string> scale_time_controls(config::Config& c, std::ostream& progress) {
+  config::ScaleTc& scale = *c.scale_tc;
+  size_t ref = 0;
+  while (!scale.engine.empty() && ref < c.engines.size() && c.engines[ref].name != scale.engine) ++ref;
+  const game::EngineConfig& e = c.engines[ref];
+  const int hardware = int(std::max(1u, std::thread::hardware_concurrency()));
+  const int copies = std::clamp(c.concurrency, 1, hardware);
+  auto nps = measure_nps(e, c.sources[ref].bench_cmd, copies);
+  if (!nps) return Error("--scale-tc: " + nps.error());
+  if (!(*nps > 0)) return Error("--scale-tc: the bench of '" + e.name + "' gave no speed");
+  scale.measured_nps = *nps;
+  scale.factor = scale.nps / *nps;
+  scale.nominal.clear();
+  for (game::EngineConfig& engine : c.engines) {
+    scale.nominal.push_back(engine.time_control);
+    engine.time_control = scaled(engine.time_control, scale.factor);
+  }
+  std::ostringstream f;
+  f.precision(3);
+  f << scale.factor;
+  progress << "scale-tc: " << e.name << "'s bench gives " << nps_text(*nps) << " nps here (" << copies
+           << " at once), the time controls are written for " << nps_text(scale.nps) << ": x" << f.str() << ", "
+           << scale.nominal[0].to_string() << " -> " << c.engines[0].time_control.to_string() << std::endl;
+  return {};
+}
+
+}  // namespace
+
+game::TimeControl scaled(const game::TimeControl& tc, double factor) {
+  auto ms = [&](int64_t v) { return v > 0 ? std::max<int64_t>(1, std::llround(double(v) * factor)) : v; };
+  game::TimeControl out = tc;
+  out.base_ms = ms(tc.base_ms);
+  out.increment_ms = ms(tc.increment_ms);
+  out.byoyomi_ms = ms(tc.byoyomi_ms);
+  if (tc.movetime_ms) out.movetime_ms = ms(*tc.movetime_ms);
+  return out;
+}
+
+std::expected<void, std::string> build_git_engines(config::Config& c, std::ostream& progress) {
+  const std::string cache = c.build_cache.empty() ? default_build_cache() : c.build_cache;
+  for (size_t i = 0; i < c.engines.size(); ++i) {
+    config::EngineSource& s = c.sources[i];
+    if (!s.from_git()) continue;
+    auto built = build_engine(c.engines[i].name, s, cache, progress);
+    if (!built) return Error(built.error());
+    if (!built->built_now)
+      progress << c.engines[i].name << ": " << s.git_ref << " = " << built->commit.substr(0, 12)
+               << ", built before: " << built->binary << std::endl;
+    c.engines[i].command = built->binary;
+    s.commit = built->commit;
+    s.dirty = built->dirty;
+  }
+  return {};
+}
+
+std::string prebuilt_text(const config::Config& c) {
+  std::string out;
+  for (size_t i = 0; i < c.engines.size(); ++i) {
+    const config::EngineSource& s = c.sources[i];
+    if (!s.from_git()) continue;
+    auto sha = journal::sha256_file(c.engines[i].command);
+    out += c.engines[i].name + '\t' + s.commit + '\t' + (s.dirty ? "1" : "0") + '\t' + (sha ? *sha : "") + '\t' +
+           c.engines[i].command + '\n';
+  }
+  return out;
+}
+
+std::expected<void, std::string> provision_engines(config::Config& c, std::ostream& progress) {
+  if (c.sources.size() != c.engines.size()) c.sources.resize(c.engines.size());
+  auto built = c.prebuilt.empty() ? build_git_engines(c, progress) : use_prebuilt(c);
+  if (!built) return built;
+  if (auto ok = check_signatures(c, progress); !ok) return ok;
+  if (c.scale_tc && c.scale_tc->nominal.empty())
+    if (auto ok = scale_time_controls(c, progress); !ok) return ok;
+  return {};
+}
+
+}  // namespace arena::provision

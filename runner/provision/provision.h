@@ -1,0 +1,29 @@
+#pragma once
+// Engines made ready before the first game: built from their git refs (git_build.h) or taken from the list of
+// prebuilt binaries a `slurm` submission wrote, their bench signatures checked (bench.h), and every time control
+// scaled to this machine's speed (--scale-tc). What it finds is kept in the config (EngineSource, ScaleTc), which
+// the journal header records.
+
+#include <expected>
+#include <iosfwd>
+#include <string>
+
+#include "config/config.h"
+
+namespace arena::provision {
+
+// Does all of it, in that order. Progress lines go to `progress`; an error is one line naming the engine.
+std::expected<void, std::string> provision_engines(config::Config& config, std::ostream& progress);
+
+// Builds the git engines only (what `slurm` does once before it submits), filling in their commands.
+std::expected<void, std::string> build_git_engines(config::Config& config, std::ostream& progress);
+
+// The list of the git engines' binaries, for shards that must play exactly these builds: one line per engine,
+// "NAME<TAB>COMMIT<TAB>DIRTY<TAB>SHA256<TAB>BINARY". Written after build_git_engines.
+std::string prebuilt_text(const config::Config& config);
+
+// A time control multiplied by `factor`: clocks and movetime (in whole ms, at least 1 where set); nodes and depth
+// limits unchanged.
+game::TimeControl scaled(const game::TimeControl& tc, double factor);
+
+}  // namespace arena::provision
