@@ -16,16 +16,21 @@ constexpr std::array TABLE{SHOGI_TUNABLES(SHOGI_TUNABLE_ENTRY)};
 
 std::span<const Tunable> tunables() { return TABLE; }
 
+#ifdef SHOGI_TUNE
+// Each entry's variable, in the table's order.
+#define SHOGI_TUNABLE_ADDRESS(name, def, min, max, c_end) &name,
+constexpr std::array<int*, TABLE.size()> VARIABLES{SHOGI_TUNABLES(SHOGI_TUNABLE_ADDRESS)};
+#undef SHOGI_TUNABLE_ADDRESS
+#endif
+
 bool set([[maybe_unused]] const std::string& name, [[maybe_unused]] int value) {
 #ifdef SHOGI_TUNE
-#define SHOGI_TUNABLE_SET(n, def, min, max, c_end) \
-  if (name == #n) {                                \
-    n = value;                                     \
-    init_search_tables();                          \
-    return true;                                   \
+  for (size_t i = 0; i < TABLE.size(); ++i) {
+    if (name != TABLE[i].name) continue;
+    *VARIABLES[i] = value;
+    init_search_tables();
+    return true;
   }
-  SHOGI_TUNABLES(SHOGI_TUNABLE_SET)
-#undef SHOGI_TUNABLE_SET
 #endif
   return false;
 }
