@@ -136,6 +136,8 @@ int run_tournament(const config::Config& c, const std::atomic<bool>* stop) {
     std::cout << tournament::summary_text(t.tally(), s) << std::flush;
   }
   if (result.end == tournament::RunEnd::Error) std::cerr << "shogi-arena: error: " << result.error << std::endl;
+  // The last line of stderr says it all for a CI log.
+  if (std::string verdict = tournament::verdict_line(t.tally(), s); !verdict.empty()) std::cerr << verdict << std::endl;
   return s.exit_code;
 }
 

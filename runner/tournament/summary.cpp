@@ -315,6 +315,14 @@ std::string summary_text(const Tally& tally, const Summary& sum) {
   return out;
 }
 
+std::string verdict_line(const Tally& tally, const Summary& sum) {
+  if (!sum.info.sprt || tally.engines().size() < 2) return {};
+  const SprtStatus st = sprt_status(tally, *sum.info.sprt);
+  return "sprt: " + verdict_text(st.verdict) + ": " + tally.engines()[0].name + " vs " + tally.engines()[1].name +
+         ", " + std::to_string(tally.scored()) + " games, LLR " + fixed(st.llr, 2) + " (" + fixed(st.bounds.lower, 2) +
+         ", " + fixed(st.bounds.upper, 2) + "); exit code " + std::to_string(sum.exit_code);
+}
+
 // Members in the order written; json::serialize writes infinities and NaN (an Elo from a 100 % score) as null.
 std::string summary_json(const Tally& tally, const Summary& sum) {
   const auto& engines = tally.engines();

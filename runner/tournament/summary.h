@@ -50,5 +50,8 @@ struct Summary {
 std::string summary_text(const Tally& tally, const Summary& summary);
 // The same as one JSON object (infinite values are null).
 std::string summary_json(const Tally& tally, const Summary& summary);
+// An SPRT's outcome in one line for a CI log, e.g. "sprt: H1 accepted (pass): dev vs base, 148 games, LLR 2.95
+// (-2.94, 2.94); exit code 0". Empty for a run without an SPRT.
+std::string verdict_line(const Tally& tally, const Summary& summary);
 
 }  // namespace arena::tournament

@@ -26,6 +26,9 @@ header=$(head -1 "$TMP/first/journal.jsonl")
 jq -e '.builds | length == 2' "$TMP/first.json" >/dev/null || fail "the summary's builds: $(cat "$TMP/first.json")"
 "$ARENA" stats "$TMP/first/journal.jsonl" | grep -q "strong .*@strong = ${strong:0:12}, bench 1234 checked" ||
   fail "stats shows no build: $("$ARENA" stats "$TMP/first/journal.jsonl")"
+verdict=$(tail -1 "$TMP/first.err")
+[[ "$verdict" == "sprt: H1 accepted (pass): strong vs weak, "*" games, LLR "*"; exit code 0" ]] ||
+  fail "the last line of stderr should be the verdict: $verdict"
 pass "built both refs, H1 for the stronger after $(json_int "$TMP/first.json" scored) games, commits recorded"
 
 # 2. The same commits again: nothing is built.
