@@ -265,29 +265,47 @@ TEST_CASE("journal: a pair's line holds its draws, theta and both games, and rea
   CHECK(broken.error() == path + ":3: \"delta\" must be an array of 2 signs");
 }
 
-TEST_CASE("applier: each pair of the shards' segments applied once, theta published, a restart continues") {
-  TempDir dir("spsa-applier");
-  const std::string out = dir.path.string();
-  std::filesystem::create_directories(dir.path / "segments");
-  journal::JournalHeader h;
-  h.type = "spsa";
-  h.engines = {"e+", "e-"};
-  h.games = 8;
-  h.schedule = "0123456789abcdef";
-  h.spsa = journal::SpsaSpec{"e", {param("X", 50, 0, 100, 4, 0.05)}, {}, 1, {true}};
-  h.spsa->schedule.iterations = 4;
-  spsa::Tuner shard_tuner(h.spsa->params, h.spsa->schedule, 1, {true});
-  auto game = [](int64_t k, int g) {
+namespace {
+
+// The header of a coordinator's SPSA run of one parameter X over 4 pairs, and a shard's pair lines: pair k with
+// its two games (black wins both) and the result given.
+struct ApplierRun {
+  journal::JournalHeader header;
+  spsa::Tuner tuner;
+  ApplierRun() : header(make_header()), tuner(header.spsa->params, header.spsa->schedule, 1, {true}) {}
+  static journal::JournalHeader make_header() {
+    journal::JournalHeader h;
+    h.type = "spsa";
+    h.engines = {"e+", "e-"};
+    h.games = 8;
+    h.schedule = "0123456789abcdef";
+    h.spsa = journal::SpsaSpec{"e", {param("X", 50, 0, 100, 4, 0.05)}, {}, 1, {true}};
+    h.spsa->schedule.iterations = 4;
+    return h;
+  }
+  static std::string game(int64_t k, int g) {
     return R"({"game":)" + std::to_string(2 * (k - 1) + g) + R"(,"pair":)" + std::to_string(k - 1) +
            R"(,"game_in_pair":)" + std::to_string(g) +
            R"(,"version":1,"black":"e+","white":"e-","start_sfen":"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/)"
            R"(LNSGKGSNL b - 1","moves":[],"result":"black","termination":"resign"})";
-  };
-  auto pair_line = [&](int64_t k, double result) {
-    journal::SpsaPair p = shard_tuner.dispatch(k);
+  }
+  std::string pair_line(int64_t k, double result) {
+    journal::SpsaPair p = tuner.dispatch(k);
     p.result = result;
     return journal::spsa_pair_line(p, game(k, 0), game(k, 1));
-  };
+  }
+};
+
+}  // namespace
+
+TEST_CASE("applier: each pair of the shards' segments applied once, theta published, a restart continues") {
+  TempDir dir("spsa-applier");
+  const std::string out = dir.path.string();
+  std::filesystem::create_directories(dir.path / "segments");
+  ApplierRun run;
+  const journal::JournalHeader& h = run.header;
+  spsa::Tuner& shard_tuner = run.tuner;
+  auto pair_line = [&](int64_t k, double result) { return run.pair_line(k, result); };
   journal::JournalHeader h0 = h, h1 = h;
   h0.shard = journal::Shard{0, 2};
   h1.shard = journal::Shard{1, 2};
@@ -344,26 +362,10 @@ TEST_CASE("applier: a segment line that cannot be read is an error naming it; op
   TempDir dir("spsa-applier-damage");
   const std::string out = dir.path.string();
   std::filesystem::create_directories(dir.path / "segments");
-  journal::JournalHeader h;
-  h.type = "spsa";
-  h.engines = {"e+", "e-"};
-  h.games = 8;
-  h.schedule = "0123456789abcdef";
-  h.spsa = journal::SpsaSpec{"e", {param("X", 50, 0, 100, 4, 0.05)}, {}, 1, {true}};
-  h.spsa->schedule.iterations = 4;
+  ApplierRun run;
+  journal::JournalHeader h = run.header;
   h.shard = journal::Shard{0, 1};
-  spsa::Tuner tuner(h.spsa->params, h.spsa->schedule, 1, {true});
-  auto pair_line = [&](int64_t k, double result) {
-    journal::SpsaPair p = tuner.dispatch(k);
-    p.result = result;
-    auto game = [&](int g) {
-      return R"({"game":)" + std::to_string(2 * (k - 1) + g) + R"(,"pair":)" + std::to_string(k - 1) +
-             R"(,"game_in_pair":)" + std::to_string(g) +
-             R"(,"version":1,"black":"e+","white":"e-","start_sfen":"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/)"
-             R"(1B5R1/LNSGKGSNL b - 1","moves":[],"result":"black","termination":"resign"})";
-    };
-    return journal::spsa_pair_line(p, game(0), game(1));
-  };
+  auto pair_line = [&](int64_t k, double result) { return run.pair_line(k, result); };
   const std::string segment = "segments/shard-0-of-1.20261126T000000Z.a.1.jsonl";
   dir.file(segment, journal::to_json(h) + "\n" + pair_line(1, 2) + "\n" +
                         R"({"spsa_pair":2,"delta":[1],"plus":[52],"minus":[48],"result":1,"games":[]})" + "\n" +
