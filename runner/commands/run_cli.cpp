@@ -113,6 +113,7 @@ int run_tournament(const config::Config& c, const std::atomic<bool>* stop) {
   const auto started = std::chrono::steady_clock::now();
   const tournament::RunResult result = t.run(observers, stop);
   console.finish(t.tally());
+  if (live) live->publish_final(t.tally());
   page.reset();
 
   tournament::Summary s;

@@ -4,17 +4,22 @@ namespace arena::web {
 
 void LiveReporter::game_finished(const journal::JournaledGame& game, const std::vector<std::string>& /*records*/,
                                  const tournament::Tally& tally) {
-  // Under the tournament's lock: a copy of the line it wrote is all this costs it.
+  // Under the tournament's lock: a copy of the line it wrote is all this costs it. The standings follow at the
+  // next tick.
   state_.add_finished(game);
-  publish(tally);
+  if (published_ < 0 || std::chrono::steady_clock::now() - published_at_ >= STANDINGS_INTERVAL) publish(tally);
 }
 
 void LiveReporter::tick(const tournament::Tally& tally) {
-  if (published_ < 0) publish(tally);  // the resumed standings, before the first game ends
+  // The resumed standings before the first game ends; then whatever games ended since the last publish.
+  if (published_ < 0 ||
+      (published_ != tally.journaled() && std::chrono::steady_clock::now() - published_at_ >= STANDINGS_INTERVAL))
+    publish(tally);
 }
 
 void LiveReporter::publish(const tournament::Tally& tally) {
   published_ = tally.journaled();
+  published_at_ = std::chrono::steady_clock::now();
   tournament::Summary summary;
   summary.info = info_;
   state_.set_standings(tournament::summary_json(tally, summary), tournament::status_line(tally, info_));

@@ -1,7 +1,12 @@
 #pragma once
-// The tournament's observer that feeds the live page: the standings after every finished game, each game on a
-// board while it is played, and the finished games with their journal lines for replay.
+// The tournament's observer that feeds the live page: the standings, each game on a board while it is played, and
+// the finished games with their journal lines for replay.
+//
+// The standings (their summary JSON, with the rating list's maximum-likelihood fit over every pair of games) are
+// computed under the tournament's lock, so they are not redone after every game: at most every
+// STANDINGS_INTERVAL, from the tournament's ticks, and once more when the run ends (publish_final).
 
+#include <chrono>
 #include <cstdint>
 
 #include "tournament/summary.h"
@@ -19,12 +24,18 @@ class LiveReporter final : public tournament::Observer {
   void tick(const tournament::Tally& tally) override;
   std::unique_ptr<game::GameWatcher> watch_game(const tournament::ScheduledGame& scheduled, int attempt) override;
 
+  // The standings as the run left them (after Tournament::run, which no longer ticks).
+  void publish_final(const tournament::Tally& tally) { publish(tally); }
+
+  static constexpr std::chrono::milliseconds STANDINGS_INTERVAL{250};
+
  private:
   void publish(const tournament::Tally& tally);
 
   LiveState& state_;
   tournament::RunInfo info_;
   int64_t published_ = -1;  // journaled games when the standings were last published
+  std::chrono::steady_clock::time_point published_at_;
 };
 
 }  // namespace arena::web
