@@ -44,6 +44,7 @@ std::expected<void, std::string> ClientEngine::start() {
   if (!started) return std::unexpected(started.error().message());
   client_ = std::move(started->client);
   name_ = std::move(started->name);
+  told_rules_ = config.rules;  // start_engine sent them with the options
   return {};
 }
 
@@ -51,9 +52,15 @@ game::RuleOptions ClientEngine::set_rules(const game::GameRules& rules) {
   config_.rules = rules;
   if (!running()) return {};
   game::RuleOptions told = game::rule_options(client_->options(), config_.options, rules);
+  // A process restarted for this game, or the last game's with the same rules, has them already.
+  if (told_rules_ && told_rules_->entering_king == rules.entering_king && told_rules_->max_plies == rules.max_plies)
+    return told;
   if (!told.set.empty())
-    if (auto ok = game::set_options(*client_, told.set, config_.startup_timeout); !ok)
+    if (auto ok = game::set_options(*client_, told.set, config_.startup_timeout); !ok) {
       told.warnings.push_back("the rule options could not be set: " + ok.error());
+      return told;  // tried again for the next game
+    }
+  told_rules_ = rules;
   return told;
 }
 

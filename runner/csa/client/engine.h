@@ -5,6 +5,7 @@
 
 #include <expected>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "game/game.h"
@@ -28,8 +29,9 @@ class ClientEngine {
   // isready/readyok on a running engine (start() if it is not running).
   std::expected<void, std::string> ensure_ready();
   // The game's rules (from the Game_Summary), told to an engine that advertises options for them
-  // (game/rule_options.h): at once if it is running, and at every later start. The notes and warnings are for the
-  // log; a failure to set them is one of the warnings.
+  // (game/rule_options.h): at once if it is running and was not told these already (at its start or for the last
+  // game), and at every later start. The notes and warnings are for the log; a failure to set them is one of the
+  // warnings.
   game::RuleOptions set_rules(const game::GameRules& rules);
   // quit, a short grace period, kill; always reaped.
   void stop();
@@ -47,6 +49,7 @@ class ClientEngine {
   std::string name_;
   std::unique_ptr<usi::UsiClient> client_;
   int starts_ = 0;
+  std::optional<game::GameRules> told_rules_;  // the rules the running process has been told
 };
 
 }  // namespace arena::csa

@@ -136,6 +136,21 @@ TEST_CASE("through the project's CSA server: the summary's rules are told to an 
   CHECK(r.white_log.find("setoption name EnteringKingRule") == std::string::npos);
 }
 
+TEST_CASE("through the project's CSA server, x1 mode: an engine kept for the next game is told its rules once") {
+  Match m = mock_match("server-rules-x1", arena::csa::LoginMode::X1);
+  m.black.engine.args.push_back("--rule-options");
+  m.black.games = 2;
+  m.white.games = 2;
+  MatchResult r = play(m, 2);
+  INFO("black log:\n" << r.black_log);
+  REQUIRE(r.black.games.size() == 2);
+  for (const auto& g : r.black.games) CHECK(g.engine_restarts == 0);
+  size_t told = 0;
+  for (size_t at = 0; (at = r.black_log.find("setoption name EnteringKingRule value", at)) != std::string::npos; ++at)
+    ++told;
+  CHECK(told == 1);
+}
+
 TEST_CASE("through the project's CSA server, x1 mode: two games on one connection each") {
   Match m = mock_match("server-x1", arena::csa::LoginMode::X1);
   m.black.games = 2;
