@@ -106,6 +106,17 @@ class Player {
 
   const EngineConfig& config() const { return config_; }
   const std::string& name() const { return name_; }
+  // What the last start() told the engine of the game's rules, and why not (game/rule_options.h), each line
+  // naming the engine; taken (cleared) by the call. The run says each once: its engines are started once per
+  // worker and again after a crash, and tell the same every time.
+  struct RuleNotices {
+    std::vector<std::string> notes, warnings;
+    void add(const RuleNotices& more) {
+      notes.insert(notes.end(), more.notes.begin(), more.notes.end());
+      warnings.insert(warnings.end(), more.warnings.begin(), more.warnings.end());
+    }
+  };
+  RuleNotices take_rule_notices() { return std::exchange(rule_notices_, {}); }
   // Valid once start() has been called.
   usi::UsiClient& client() { return *client_; }
   bool has_client() const { return client_ != nullptr; }
@@ -115,6 +126,7 @@ class Player {
   std::shared_ptr<process::EventLoop> loop_;
   std::string name_;
   std::unique_ptr<usi::UsiClient> client_;
+  RuleNotices rule_notices_;
 };
 
 // Plays one game from `start_position` ("startpos", "startpos moves ...", "sfen ... [moves ...]"); the moves

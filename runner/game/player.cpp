@@ -1,9 +1,5 @@
 // Player: one engine process, handshaken and configured, kept across games.
 
-#include <cstdio>
-#include <mutex>
-#include <set>
-
 #include "game/engine_start.h"
 #include "game/game.h"
 #include "usi/usi_client.h"
@@ -35,19 +31,6 @@ std::expected<void, std::string> Player::set_options(const OptionList& options) 
   return {};
 }
 
-namespace {
-
-// The rule options are the same at every start of an engine, and a run starts its engines once per worker (and
-// again after a crash): each line is said once per process, on stderr, before the first game.
-void say_once(const std::string& line) {
-  static std::mutex mutex;
-  static std::set<std::string> said;
-  std::lock_guard lock(mutex);
-  if (said.insert(line).second) std::fprintf(stderr, "%s\n", line.c_str());
-}
-
-}  // namespace
-
 std::expected<void, std::string> Player::start() {
   if (client_) stop();
   StartSetup setup;
@@ -60,8 +43,9 @@ std::expected<void, std::string> Player::start() {
   }
   client_ = std::move(started->client);
   name_ = std::move(started->name);
-  for (const std::string& note : started->rule_notes) say_once("engine '" + name_ + "': " + note);
-  for (const std::string& warning : started->rule_warnings) say_once("warning: engine '" + name_ + "': " + warning);
+  for (const std::string& note : started->rule_notes) rule_notices_.notes.push_back("engine '" + name_ + "': " + note);
+  for (const std::string& warning : started->rule_warnings)
+    rule_notices_.warnings.push_back("engine '" + name_ + "': " + warning);
   return {};
 }
 

@@ -79,6 +79,7 @@ void Console::tick(const Progress& progress) {
 }
 
 void Console::warning(const std::string& text) { display_.warning(text); }
+void Console::note(const std::string& text) { display_.note(text); }
 
 void Console::finish(const Progress& progress) { display_.finish(status_line(progress, params_)); }
 

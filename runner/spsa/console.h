@@ -20,6 +20,7 @@ class Console final : public Observer {
                      const journal::JournaledGame& second, const Progress& progress) override;
   void tick(const Progress& progress) override;
   void warning(const std::string& text) override;
+  void note(const std::string& text) override;
   void finish(const Progress& progress);
 
  private:

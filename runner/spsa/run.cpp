@@ -70,7 +70,9 @@ class Run::Worker {
     auto& p = players_[side];
     if (!p || !p->running()) {
       if (!p) p = std::make_unique<game::Player>(configs_[side], loop_);
-      if (auto started = p->start(); !started) {
+      auto started = p->start();
+      notices_.add(p->take_rule_notices());
+      if (!started) {
         ++failures_[side];
         return started;
       }
@@ -83,6 +85,7 @@ class Run::Worker {
     return {};
   }
   int failures(int side) const { return failures_[side]; }
+  game::Player::RuleNotices take_rule_notices() { return std::exchange(notices_, {}); }
   const game::EngineConfig& config(int side) const { return configs_[side]; }
   game::Player& player(int side) { return *players_[side]; }
   void release_dead(bool always) {
@@ -98,6 +101,7 @@ class Run::Worker {
   game::EngineConfig configs_[2];
   std::unique_ptr<game::Player> players_[2];
   int failures_[2] = {0, 0};
+  game::Player::RuleNotices notices_;
 };
 
 Run::Run(config::Config config, std::vector<tournament::Opening> openings, std::optional<journal::Shard> shard)
@@ -337,6 +341,12 @@ void Run::play_pairs(int id, Observer& observer) {
       bool ready = true;
       for (int side : {black, 1 - black}) {
         auto r = engines.ready(side, options[side]);
+        {
+          std::lock_guard lock(mutex_);
+          tournament::say_once(
+              engines.take_rule_notices(), said_, [&](const std::string& n) { observer.note(n); },
+              [&](const std::string& w) { observer.warning(w); });
+        }
         if (r) continue;
         if (engines.failures(side) >= kMaxStartFailures) {
           fatal(names_[side] + ": " + r.error());

@@ -63,6 +63,7 @@ class Observer {
                              const journal::JournaledGame& /*second*/, const Progress& /*progress*/) {}
   virtual void tick(const Progress& /*progress*/) {}
   virtual void warning(const std::string& /*text*/) {}
+  virtual void note(const std::string& /*text*/) {}
   // A watcher for game `game` (0-based, two per pair) about to be played, from its worker without the lock.
   virtual std::unique_ptr<game::GameWatcher> watch_game(int64_t /*game*/, int64_t /*pair*/) { return nullptr; }
 };
@@ -80,6 +81,9 @@ class Observers final : public Observer {
   }
   void warning(const std::string& text) override {
     for (Observer* o : observers_) o->warning(text);
+  }
+  void note(const std::string& text) override {
+    for (Observer* o : observers_) o->note(text);
   }
   std::unique_ptr<game::GameWatcher> watch_game(int64_t game, int64_t pair) override {
     for (Observer* o : observers_)
@@ -155,6 +159,7 @@ class Run {
   std::unique_ptr<Tuner> tuner_;
 
   mutable std::mutex mutex_;
+  std::set<std::string> said_;  // the engines' rule notices said so far (tournament/engines.h say_once)
   tournament::Tally tally_;
   journal::JournalWriter journal_;
   std::set<int64_t> done_;  // pairs journaled

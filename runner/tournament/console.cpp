@@ -45,6 +45,7 @@ void ConsoleReporter::tick(const Tally& tally) {
 }
 
 void ConsoleReporter::warning(const std::string& text) { display_.warning(text); }
+void ConsoleReporter::note(const std::string& text) { display_.note(text); }
 
 void ConsoleReporter::finish(const Tally& tally) { display_.finish(status_line(tally, info_)); }
 

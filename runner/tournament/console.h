@@ -32,6 +32,7 @@ class ConsoleReporter final : public Observer {
                      const Tally& tally) override;
   void tick(const Tally& tally) override;
   void warning(const std::string& text) override;
+  void note(const std::string& text) override;
   // Ends the live line (call before printing the summary).
   void finish(const Tally& tally);
 

@@ -41,6 +41,14 @@ void StatusDisplay::warning(const std::string& text) {
   print("warning: " + text);
 }
 
+void StatusDisplay::note(const std::string& text) {
+  if (options_.quiet) {
+    std::fprintf(stderr, "%s\n", text.c_str());
+    return;
+  }
+  print(text);
+}
+
 void StatusDisplay::finish(const std::string& status) {
   if (options_.quiet) return;
   if (options_.terminal) {

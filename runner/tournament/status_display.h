@@ -28,6 +28,8 @@ class StatusDisplay {
   // A line of its own above the status (the status is drawn again after it).
   void print(const std::string& line);
   void warning(const std::string& text);
+  // A line for the user that is not a warning (what an engine was told); on stderr when quiet.
+  void note(const std::string& text);
   // Ends the live line with the final status (call before printing a summary).
   void finish(const std::string& status);
 

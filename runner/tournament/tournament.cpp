@@ -133,6 +133,9 @@ void Observers::tick(const Tally& tally) {
 void Observers::warning(const std::string& text) {
   for (Observer* o : observers_) o->warning(text);
 }
+void Observers::note(const std::string& text) {
+  for (Observer* o : observers_) o->note(text);
+}
 std::unique_ptr<game::GameWatcher> Observers::watch_game(const ScheduledGame& scheduled, int attempt) {
   for (Observer* o : observers_)
     if (auto w = o->watch_game(scheduled, attempt)) return w;
@@ -275,6 +278,9 @@ void Tournament::play_pair(WorkerEngines& engines, std::vector<int>& held, const
       auto ready = engines.prepare(e);
       if (std::find(held.begin(), held.end(), e) == held.end()) held.push_back(e);
       std::lock_guard lock(mutex_);
+      say_once(
+          engines.take_rule_notices(), said_, [&](const std::string& n) { observer.note(n); },
+          [&](const std::string& w) { observer.warning(w); });
       if (ready) {
         ever_started_[size_t(e)] = true;
         start_failures_[size_t(e)] = 0;

@@ -20,6 +20,7 @@
 #include <expected>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,7 @@ class Observer {
     return nullptr;
   }
   virtual void warning(const std::string& /*text*/) {}
+  virtual void note(const std::string& /*text*/) {}
 };
 
 // Several observers told in turn (the console and the web page); a game is watched by the first that wants to.
@@ -60,6 +62,7 @@ class Observers final : public Observer {
                      const Tally& tally) override;
   void tick(const Tally& tally) override;
   void warning(const std::string& text) override;
+  void note(const std::string& text) override;
   std::unique_ptr<game::GameWatcher> watch_game(const ScheduledGame& scheduled, int attempt) override;
 
  private:
@@ -140,6 +143,7 @@ class Tournament {
 
   std::mutex mutex_;
   std::condition_variable cv_;
+  std::set<std::string> said_;  // the engines' rule notices said so far (tournament/engines.h say_once)
   Tally tally_;
   ResumePlan plan_;
   journal::JournalWriter journal_;

@@ -30,8 +30,12 @@ class UsiEngines final : public WorkerEngines {
     // All of a worker's engines share its event loop: a pondering engine's output is drained while the game
     // waits for the other one.
     if (!p) p = std::make_unique<game::Player>(configs_[size_t(engine)], loop_);
-    return p->start();
+    auto started = p->start();
+    notices_.add(p->take_rule_notices());
+    return started;
   }
+
+  game::Player::RuleNotices take_rule_notices() override { return std::exchange(notices_, {}); }
 
   PlayedGame play(int black, int white, const std::string& start, const std::atomic<bool>* interrupt) override {
     return game::play_game(*players_[size_t(black)], *players_[size_t(white)], start, options_, interrupt, watcher_);
@@ -54,9 +58,19 @@ class UsiEngines final : public WorkerEngines {
   game::GameOptions options_;
   std::shared_ptr<process::EventLoop> loop_;
   std::vector<std::unique_ptr<game::Player>> players_;
+  game::Player::RuleNotices notices_;
 };
 
 }  // namespace
+
+void say_once(const game::Player::RuleNotices& notices, std::set<std::string>& said,
+              const std::function<void(const std::string&)>& note,
+              const std::function<void(const std::string&)>& warning) {
+  for (const std::string& n : notices.notes)
+    if (said.insert(n).second) note(n);
+  for (const std::string& w : notices.warnings)
+    if (said.insert("warning: " + w).second) warning(w);
+}
 
 EngineFactory make_usi_engines(std::vector<game::EngineConfig> engines, game::GameOptions options, EngineLogs logs) {
   return [engines = std::move(engines), options = std::move(options),

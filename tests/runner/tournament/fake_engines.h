@@ -36,6 +36,8 @@ struct Script {
   // True = engine `e` cannot be started now (`start` is the 1-based number of its start attempts).
   std::function<bool(int engine, int start)> fail_start = [](int, int) { return false; };
   std::chrono::milliseconds think{0};  // per game, interruptible
+  // What each start of engine `e` tells of the rules (as game::Player::take_rule_notices gives it): notes, warnings.
+  std::function<game::Player::RuleNotices(int engine)> rule_notices = [](int) { return game::Player::RuleNotices{}; };
 
   std::atomic<int> calls{0};
   std::atomic<int> live{0};  // engines currently started, over all workers
@@ -59,10 +61,13 @@ class FakeEngines final : public WorkerEngines {
       n = ++s_.starts[size_t(engine)];
     }
     if (s_.fail_start(engine, n)) return std::unexpected("usi: no answer within 10 s");
+    notices_.add(s_.rule_notices(engine));
     up_[size_t(engine)] = true;
     ++s_.live;
     return {};
   }
+
+  game::Player::RuleNotices take_rule_notices() override { return std::exchange(notices_, {}); }
 
   PlayedGame play(int black, int white, const std::string& position, const std::atomic<bool>* interrupt) override {
     const int call = ++s_.calls;
@@ -103,6 +108,7 @@ class FakeEngines final : public WorkerEngines {
 
  private:
   Script& s_;
+  game::Player::RuleNotices notices_;
   std::vector<bool> up_;
 };
 

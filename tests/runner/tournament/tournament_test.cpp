@@ -364,3 +364,32 @@ TEST_CASE("an engine that dies just before the runner's stop signal died with th
   CHECK(journal->games.size() == 2);  // the two games before; the third is not journaled
   for (const JournalGame& g : journal->games) CHECK(g.termination != Termination::Disconnect);
 }
+
+TEST_CASE("what the engines' starts tell of the rules is said once per run, however often they start") {
+  shogi::Position::init();
+  TempDir dir("rule-notices");
+  config::Config c = make_config(config::TournamentType::Gauntlet, 3, 3, 2, dir.path);
+  c.restart = config::RestartPolicy::Always;  // a fresh process for every game: many starts of each engine
+  Script s(3);
+  s.rule_notices = [](int e) {
+    return game::Player::RuleNotices{{"engine 'e" + std::to_string(e) + "': EnteringKingRule set to CSARule27"},
+                                     {"engine 'e" + std::to_string(e) + "': MaxMovesToDraw is 0"}};
+  };
+  struct Said : Observer {
+    void note(const std::string& text) override { notes.push_back(text); }
+    void warning(const std::string& text) override { warnings.push_back(text); }
+    std::vector<std::string> notes, warnings;
+  } said;
+  Run r = run(c, s, said);
+  CHECK(r.result.end == RunEnd::Completed);
+  int starts = 0;
+  for (int n : s.starts) starts += n;
+  CHECK(starts > 3);
+  std::sort(said.notes.begin(), said.notes.end());
+  std::sort(said.warnings.begin(), said.warnings.end());
+  CHECK(said.notes == std::vector<std::string>{"engine 'e0': EnteringKingRule set to CSARule27",
+                                               "engine 'e1': EnteringKingRule set to CSARule27",
+                                               "engine 'e2': EnteringKingRule set to CSARule27"});
+  CHECK(said.warnings == std::vector<std::string>{"engine 'e0': MaxMovesToDraw is 0", "engine 'e1': MaxMovesToDraw is 0",
+                                                  "engine 'e2': MaxMovesToDraw is 0"});
+}
