@@ -1,8 +1,14 @@
-// run_command: output, exit codes, PATH lookup, and the deadline, also for a child that closed its output but
-// keeps running.
+// run_command: output, exit codes, PATH lookup, the deadline (also for a child that closed its output but
+// keeps running), the working directory, standard input and a log file.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
 
 #include "process/command.h"
 
@@ -40,4 +46,34 @@ TEST_CASE("run_command keeps its deadline, also when the child closed its output
   CHECK(closed.timed_out);
   CHECK_FALSE(closed.ok());
   CHECK(std::chrono::steady_clock::now() - t0 < 3s);
+}
+
+TEST_CASE("run_command: a working directory, standard input, and output appended to a log file") {
+  const std::string dir = "/tmp/shogi-arena-command-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  CommandOptions o;
+  o.working_dir = dir;
+  CommandResult here = run_command({"sh", "-c", "pwd"}, o);
+  CHECK(here.ok());
+  CHECK(here.out == dir + "\n");
+  o.input = "bench\nquit\n";
+  CommandResult read = run_command({"sh", "-c", "read a; read b; echo \"$b $a\""}, o);
+  CHECK(read.ok());
+  CHECK(read.out == "quit bench\n");
+  // A child that never reads its input is not blocked by it, nor are we.
+  CHECK(run_command({"true"}, o).ok());
+  o.input.clear();
+  o.log_file = dir + "/build.log";
+  CHECK(run_command({"sh", "-c", "echo one; echo two >&2"}, o).ok());
+  CommandResult failed = run_command({"sh", "-c", "echo three; exit 4"}, o);
+  CHECK(failed.exit_code == 4);
+  CHECK(failed.out.empty());
+  std::ifstream in(o.log_file);
+  std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(log == "one\ntwo\nthree\n");
+  o.log_file = "/nonexistent/dir/log";
+  CommandResult unwritable = run_command({"true"}, o);
+  CHECK_FALSE(unwritable.started);
+  CHECK(unwritable.error == "cannot write /nonexistent/dir/log");
+  std::filesystem::remove_all(dir);
 }
