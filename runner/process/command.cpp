@@ -17,14 +17,36 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <thread>
 
 namespace arena::process {
 
 namespace asio = boost::asio;
 namespace bp = boost::process::v2;
+
+namespace {
+
+// Runs in the child between fork and exec. The runner ignores SIGPIPE (a write to a dead child is an error value,
+// not its death), and an ignored signal stays ignored across exec: a build script's `yes | head` must still end.
+struct DefaultSigpipe {
+  boost::system::error_code on_exec_setup(bp::posix::default_launcher&, const bp::filesystem::path&,
+                                          const char* const*) {
+    std::signal(SIGPIPE, SIG_DFL);
+    return {};
+  }
+};
+
+void ignore_sigpipe() {
+  static std::once_flag once;
+  // Input written to a child that exits without reading it must fail with EPIPE, not kill the runner.
+  std::call_once(once, [] { std::signal(SIGPIPE, SIG_IGN); });
+}
+
+}  // namespace
 
 std::string CommandResult::describe(const std::string& program) const {
   if (!started) return program + ": cannot run it: " + error;
@@ -75,9 +97,11 @@ CommandResult run_command(const std::vector<std::string>& argv, const CommandOpt
       options.working_dir.empty() ? std::filesystem::current_path() : std::filesystem::path(options.working_dir);
   // A process_stdio is built in one piece: its bindings own the pipe ends they create.
   auto launch = [&](bp::process_stdio stdio) {
-    return bp::default_process_launcher()(io.get_executor(), ec, exe, args, stdio, bp::process_start_dir(dir));
+    return bp::default_process_launcher()(io.get_executor(), ec, exe, args, stdio, bp::process_start_dir(dir),
+                                          DefaultSigpipe{});
   };
   const bool input = !options.input.empty();
+  if (input) ignore_sigpipe();
   bp::process proc = input ? (log ? launch(bp::process_stdio{in, log, log}) : launch(bp::process_stdio{in, out, err}))
                            : (log ? launch(bp::process_stdio{nullptr, log, log})
                                   : launch(bp::process_stdio{nullptr, out, err}));

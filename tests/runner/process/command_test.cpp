@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -76,4 +77,16 @@ TEST_CASE("run_command: a working directory, standard input, and output appended
   CHECK_FALSE(unwritable.started);
   CHECK(unwritable.error == "cannot write /nonexistent/dir/log");
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("run_command: the child gets the default SIGPIPE even where the runner ignores it") {
+  std::signal(SIGPIPE, SIG_IGN);  // as shogi-arena's main does
+  // The child's ignored signals, as the kernel reports them: SIGPIPE (13) is bit 12 of the SigIgn mask.
+  CommandResult r = run_command({"cat", "/proc/self/status"});
+  std::signal(SIGPIPE, SIG_DFL);
+  REQUIRE(r.ok());
+  const size_t at = r.out.find("SigIgn:");
+  REQUIRE(at != std::string::npos);
+  const unsigned long long ignored = std::stoull(r.out.substr(at + 7), nullptr, 16);
+  CHECK((ignored & (1ull << (SIGPIPE - 1))) == 0);
 }
