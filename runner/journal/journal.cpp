@@ -197,31 +197,35 @@ std::string to_json(const JournalHeader& h) {
   if (h.merged_segments > 0) doc.emplace("merged_segments", h.merged_segments);
   if (!h.rating_anchor.empty())
     doc.emplace("rating_anchor", bj::object{{"engine", h.rating_anchor}, {"elo", h.rating_anchor_elo}});
-  if (!h.builds.empty()) {
-    bj::array builds;
-    for (const EngineBuild& b : h.builds) {
-      bj::object o{{"engine", b.engine}};
-      if (!b.repo.empty()) {
-        o.emplace("repo", b.repo);
-        o.emplace("ref", b.ref);
-        o.emplace("commit", b.commit);
-        o.emplace("dirty", b.dirty);
-      }
-      o.emplace("bench", b.bench ? bj::value(*b.bench) : bj::value(nullptr));
-      builds.emplace_back(std::move(o));
-    }
-    doc.emplace("builds", std::move(builds));
-  }
-  if (h.scale_tc)
-    doc.emplace("scale_tc", bj::object{{"nps", h.scale_tc->nps},
-                                       {"engine", h.scale_tc->engine},
-                                       {"measured_nps", h.scale_tc->measured_nps},
-                                       {"factor", h.scale_tc->factor}});
+  if (!h.builds.empty()) doc.emplace("builds", builds_json(h.builds));
+  if (h.scale_tc) doc.emplace("scale_tc", time_scale_json(h.scale_tc));
   if (h.spsa) {
     auto spec = json::parse(spsa_spec_json(*h.spsa));
     doc.emplace("spsa", spec ? std::move(*spec) : bj::value(nullptr));
   }
   return json::serialize(doc);
+}
+
+bj::value builds_json(const std::vector<EngineBuild>& builds) {
+  bj::array out;
+  for (const EngineBuild& b : builds) {
+    bj::object o{{"engine", b.engine}};
+    if (!b.repo.empty()) {
+      o.emplace("repo", b.repo);
+      o.emplace("ref", b.ref);
+      o.emplace("commit", b.commit);
+      o.emplace("dirty", b.dirty);
+    }
+    o.emplace("bench", b.bench ? bj::value(*b.bench) : bj::value(nullptr));
+    out.emplace_back(std::move(o));
+  }
+  return out;
+}
+
+bj::value time_scale_json(const std::optional<TimeScale>& scale) {
+  if (!scale) return nullptr;
+  return bj::object{
+      {"nps", scale->nps}, {"engine", scale->engine}, {"measured_nps", scale->measured_nps}, {"factor", scale->factor}};
 }
 
 std::string journal_line(const GameKey& key, const PlayedGame& game) {

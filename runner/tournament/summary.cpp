@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "journal/journal_json.h"
 #include "output/json.h"
 #include "tournament/ratings.h"
 
@@ -171,20 +172,6 @@ std::string builds_text(const RunInfo& info) {
   return out;
 }
 
-bj::value builds_json(const RunInfo& info) {
-  bj::array builds;
-  for (const journal::EngineBuild& b : info.builds) {
-    bj::object o{{"engine", b.engine}};
-    o.emplace("repo", b.repo.empty() ? bj::value(nullptr) : bj::value(b.repo));
-    o.emplace("ref", b.repo.empty() ? bj::value(nullptr) : bj::value(b.ref));
-    o.emplace("commit", b.repo.empty() ? bj::value(nullptr) : bj::value(b.commit));
-    o.emplace("dirty", b.dirty);
-    o.emplace("bench", b.bench ? bj::value(*b.bench) : bj::value(nullptr));
-    builds.emplace_back(std::move(o));
-  }
-  return builds;
-}
-
 }  // namespace
 
 std::string status_line(const Tally& tally, const RunInfo& info) {
@@ -341,14 +328,8 @@ std::string summary_json(const Tally& tally, const Summary& sum) {
   out.emplace("elapsed_s", sum.elapsed_s);
   out.emplace("journal", sum.journal);
   out.emplace("engine_moves", sum.engine_moves);
-  out.emplace("builds", builds_json(sum.info));
-  if (const auto& t = sum.info.scale_tc)
-    out.emplace("scale_tc", bj::object{{"nps", t->nps},
-                                       {"engine", t->engine},
-                                       {"measured_nps", t->measured_nps},
-                                       {"factor", t->factor}});
-  else
-    out.emplace("scale_tc", nullptr);
+  out.emplace("builds", journal::builds_json(sum.info.builds));
+  out.emplace("scale_tc", journal::time_scale_json(sum.info.scale_tc));
   out.emplace("runner_cpu_s", sum.runner_cpu_s >= 0 ? bj::value(sum.runner_cpu_s) : bj::value(nullptr));
   out.emplace("runner_user_s", sum.runner_user_s >= 0 ? bj::value(sum.runner_user_s) : bj::value(nullptr));
   out.emplace("runner_sys_s", sum.runner_sys_s >= 0 ? bj::value(sum.runner_sys_s) : bj::value(nullptr));
