@@ -132,6 +132,7 @@ struct EngineSource {
   // Found by provisioning:
   std::string commit;                  // git_ref resolved (for WORKTREE, the HEAD the changes are on)
   bool dirty = false;                  // built from the repository's uncommitted state
+  std::string sha256;                  // the built binary's digest, taken when it was built (git engines)
   std::optional<int64_t> bench_nodes;  // the bench node count measured (when bench or scale_tc asked for it)
   bool from_git() const { return !git_repo.empty(); }
 };

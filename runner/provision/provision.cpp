@@ -61,6 +61,7 @@ std::expected<void, std::string> use_prebuilt(config::Config& c) {
     c.engines[i].command = it->second.binary;
     s.commit = it->second.commit;
     s.dirty = it->second.dirty;
+    s.sha256 = it->second.sha256;
   }
   return {};
 }
@@ -173,6 +174,7 @@ std::expected<void, std::string> build_git_engines(config::Config& c, std::ostre
     c.engines[i].command = built->binary;
     s.commit = built->commit;
     s.dirty = built->dirty;
+    s.sha256 = built->sha256;
   }
   return {};
 }
@@ -182,8 +184,7 @@ std::string prebuilt_text(const config::Config& c) {
   for (size_t i = 0; i < c.engines.size(); ++i) {
     const config::EngineSource& s = c.sources[i];
     if (!s.from_git()) continue;
-    auto sha = journal::sha256_file(c.engines[i].command);
-    out += c.engines[i].name + '\t' + s.commit + '\t' + (s.dirty ? "1" : "0") + '\t' + (sha ? *sha : "") + '\t' +
+    out += c.engines[i].name + '\t' + s.commit + '\t' + (s.dirty ? "1" : "0") + '\t' + s.sha256 + '\t' +
            c.engines[i].command + '\n';
   }
   return out;

@@ -19,7 +19,8 @@ std::expected<void, std::string> provision_engines(config::Config& config, std::
 std::expected<void, std::string> build_git_engines(config::Config& config, std::ostream& progress);
 
 // The list of the git engines' binaries, for shards that must play exactly these builds: one line per engine,
-// "NAME<TAB>COMMIT<TAB>DIRTY<TAB>SHA256<TAB>BINARY". Written after build_git_engines.
+// "NAME<TAB>COMMIT<TAB>DIRTY<TAB>SHA256<TAB>BINARY". Written after build_git_engines, with the digest each binary had
+// when it was built (or found in the cache), so that a binary changed since is refused by the shards.
 std::string prebuilt_text(const config::Config& config);
 
 // A time control multiplied by `factor`: clocks and movetime (in whole ms, at least 1 where set); nodes and depth

@@ -4,8 +4,10 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "journal/journal.h"
+#include "journal/run_identity.h"
 #include "provision/bench.h"
 #include "provision/git_build.h"
 #include "provision/provision.h"
@@ -101,6 +103,7 @@ TEST_CASE("prebuilt binaries: a shard plays the listed build, and refuses one wh
   c.sources[0].git_ref = "main";
   c.engines[0].command = bin;
   c.sources[0].commit = std::string(40, 'c');
+  c.sources[0].sha256 = journal::sha256_file(bin).value();  // as build_git_engines records it
   const std::string list = (dir / "prebuilt.tsv").string();
   std::ofstream(list) << provision::prebuilt_text(c);
 
@@ -125,6 +128,13 @@ TEST_CASE("prebuilt binaries: a shard plays the listed build, and refuses one wh
   auto broken = provision::provision_engines(changed, progress);
   REQUIRE_FALSE(broken);
   CHECK(broken.error() == list + ":1: expected NAME, COMMIT, DIRTY (0|1), SHA256, BINARY");
+
+  // The list carries the digest taken at build time: a binary changed between the build and the list is refused
+  // too (the list is not a fresh hash of whatever lies there now).
+  std::ofstream(list) << provision::prebuilt_text(c);
+  auto late = provision::provision_engines(changed, progress);
+  REQUIRE_FALSE(late);
+  CHECK(late.error().find("engine 'dev': " + bin + " has sha256") == 0);
   std::filesystem::remove_all(dir);
 }
 
