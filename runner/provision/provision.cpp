@@ -78,8 +78,10 @@ std::string nps_text(double nps) {
   return s.str();
 }
 
-std::expected<void, std::string> check_signatures(config::Config& c, std::ostream& progress) {
-  std::map<std::string, BenchResult> done;  // one bench per binary and way of running it
+// One bench per binary and way of running it (bench_key), shared by the signature check and the speed measurement.
+using Benches = std::map<std::string, BenchResult>;
+
+std::expected<void, std::string> check_signatures(config::Config& c, Benches& done, std::ostream& progress) {
   for (size_t i = 0; i < c.engines.size(); ++i) {
     config::EngineSource& s = c.sources[i];
     if (!s.bench) continue;
@@ -123,14 +125,20 @@ std::expected<double, std::string> measure_nps(const game::EngineConfig& e, cons
   return n % 2 ? nps[n / 2] : (nps[n / 2 - 1] + nps[n / 2]) / 2;
 }
 
-std::expected<void, std::string> scale_time_controls(config::Config& c, std::ostream& progress) {
+std::expected<void, std::string> scale_time_controls(config::Config& c, const Benches& done, std::ostream& progress) {
   config::ScaleTc& scale = *c.scale_tc;
   size_t ref = 0;
   while (!scale.engine.empty() && ref < c.engines.size() && c.engines[ref].name != scale.engine) ++ref;
   const game::EngineConfig& e = c.engines[ref];
   const int hardware = int(std::max(1u, std::thread::hardware_concurrency()));
   const int copies = std::clamp(c.concurrency, 1, hardware);
-  auto nps = measure_nps(e, c.sources[ref].bench_cmd, copies);
+  // A bench already run for the signature measured the machine as one game at a time would load it.
+  const auto checked = done.find(bench_key(e, c.sources[ref].bench_cmd));
+  std::expected<double, std::string> nps;
+  if (copies == 1 && checked != done.end())
+    nps = checked->second.nps;
+  else
+    nps = measure_nps(e, c.sources[ref].bench_cmd, copies);
   if (!nps) return Error("--scale-tc: " + nps.error());
   if (!(*nps > 0)) return Error("--scale-tc: the bench of '" + e.name + "' gave no speed");
   scale.measured_nps = *nps;
@@ -194,9 +202,10 @@ std::expected<void, std::string> provision_engines(config::Config& c, std::ostre
   if (c.sources.size() != c.engines.size()) c.sources.resize(c.engines.size());
   auto built = c.prebuilt.empty() ? build_git_engines(c, progress) : use_prebuilt(c);
   if (!built) return built;
-  if (auto ok = check_signatures(c, progress); !ok) return ok;
+  Benches benches;
+  if (auto ok = check_signatures(c, benches, progress); !ok) return ok;
   if (c.scale_tc && c.scale_tc->nominal.empty())
-    if (auto ok = scale_time_controls(c, progress); !ok) return ok;
+    if (auto ok = scale_time_controls(c, benches, progress); !ok) return ok;
   return {};
 }
 

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -145,4 +146,46 @@ TEST_CASE("last lines of a log, for a one-line error") {
   CHECK(provision::last_lines(path, 10) == "a | b | c | d");
   CHECK(provision::last_lines("/nonexistent/log", 3).empty());
   std::filesystem::remove(path);
+}
+
+TEST_CASE("one engine with bench= and --scale-tc at one game at a time runs its bench once") {
+  auto tc = [](const char* t) { return *game::parse_time_control(t); };
+  const std::filesystem::path dir = "/tmp/shogi-arena-bench-once-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string bin = (dir / "eng").string(), runs = (dir / "runs").string();
+  std::ofstream(bin) << "#!/bin/sh\necho run >> " << runs << "\necho 'Nodes searched  : 5000'\n"
+                     << "echo 'Nodes/second    : 250000'\n";
+  std::filesystem::permissions(bin, std::filesystem::perms::owner_all);
+  auto count_runs = [&] {
+    std::ifstream in(runs);
+    int n = 0;
+    for (std::string line; std::getline(in, line);) ++n;
+    return n;
+  };
+  config::Config c;
+  c.concurrency = 1;
+  c.engines.resize(1);
+  c.engines[0].name = "dev";
+  c.engines[0].command = bin;
+  c.engines[0].time_control = tc("10+0.1");
+  c.sources.resize(1);
+  c.sources[0].bench = 5000;
+  c.scale_tc = config::ScaleTc{};
+  c.scale_tc->nps = 500000;
+  std::ostringstream progress;
+  REQUIRE(provision::provision_engines(c, progress));
+  CHECK(count_runs() == 1);
+  CHECK(c.scale_tc->measured_nps == 250000);
+  CHECK(c.engines[0].time_control.to_string() == "20+0.2");
+
+  // Two games at once: the speed is measured under that load, by benches of its own.
+  std::filesystem::remove(runs);
+  config::Config two = c;
+  two.concurrency = 2;
+  two.scale_tc->nominal.clear();
+  two.engines[0].time_control = tc("10+0.1");
+  REQUIRE(provision::provision_engines(two, progress));
+  const int hardware = int(std::max(1u, std::thread::hardware_concurrency()));
+  CHECK(count_runs() == 1 + std::min(2, hardware));
+  std::filesystem::remove_all(dir);
 }
