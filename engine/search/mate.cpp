@@ -58,16 +58,18 @@ Move mate_in_one(Position& pos) {
   return MOVE_NONE;
 }
 
-MateResult MateSolver::solve(Position& pos, int max_plies, const std::atomic<bool>& stop) {
+MateResult MateSolver::solve(Position& pos, int max_plies, const std::atomic<bool>& stop, uint64_t max_nodes) {
   stop_ = &stop;
   nodes_ = 0;
+  max_nodes_ = max_nodes;
+  out_of_nodes_ = false;
   no_mate_within_.clear();
   MateResult result;
   for (int depth = 1; depth <= max_plies; depth += 2) {
     depth_limited_ = false;
     std::vector<Move> pv;
     const bool mate = attack(pos, depth, pv);
-    if (stop.load(std::memory_order_relaxed)) return result;
+    if (stop.load(std::memory_order_relaxed) || out_of_nodes_) return result;
     if (mate) {
       result.status = MateResult::Status::Mate;
       result.pv = std::move(pv);
@@ -83,7 +85,8 @@ MateResult MateSolver::solve(Position& pos, int max_plies, const std::atomic<boo
 
 bool MateSolver::attack(Position& pos, int depth, std::vector<Move>& pv) {
   ++nodes_;
-  if (stop_->load(std::memory_order_relaxed)) return false;
+  if (max_nodes_ && nodes_ > max_nodes_) out_of_nodes_ = true;
+  if (out_of_nodes_ || stop_->load(std::memory_order_relaxed)) return false;
   if (depth <= 0) {
     depth_limited_ = true;
     return false;
@@ -123,7 +126,7 @@ bool MateSolver::attack(Position& pos, int depth, std::vector<Move>& pv) {
       pv.insert(pv.end(), line.begin(), line.end());
       return true;
     }
-    if (stop_->load(std::memory_order_relaxed)) return false;
+    if (out_of_nodes_ || stop_->load(std::memory_order_relaxed)) return false;
   }
   if (depth_limited_) no_mate_within_[pos.key()] = std::max(depth, no_mate_within_[pos.key()]);
   return false;

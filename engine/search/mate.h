@@ -25,9 +25,10 @@ struct MateResult {
 
 class MateSolver {
  public:
-  // Searches odd lengths 1, 3, 5, ... up to max_plies. NoMate only when the whole tree was exhausted without
-  // hitting the length limit (no sequence of checks goes on for ever), which is a proof.
-  MateResult solve(Position& pos, int max_plies, const std::atomic<bool>& stop);
+  // Searches odd lengths 1, 3, 5, ... up to max_plies, so the mate it finds is a shortest one. NoMate only when the
+  // whole tree was exhausted without hitting the length limit (no sequence of checks goes on for ever), which is a
+  // proof. Gives up (Timeout) when `stop` is set or after max_nodes nodes (0: no limit).
+  MateResult solve(Position& pos, int max_plies, const std::atomic<bool>& stop, uint64_t max_nodes = 0);
   uint64_t nodes() const { return nodes_; }
 
  private:
@@ -36,6 +37,8 @@ class MateSolver {
 
   const std::atomic<bool>* stop_ = nullptr;
   uint64_t nodes_ = 0;
+  uint64_t max_nodes_ = 0;
+  bool out_of_nodes_ = false;
   bool depth_limited_ = false;
   // Attacker positions known to have no mate within the stored number of plies.
   std::unordered_map<Key, int> no_mate_within_;

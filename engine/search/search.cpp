@@ -6,6 +6,7 @@
 
 #include "eval/evaluate.h"
 #include "rules/movegen.h"
+#include "search/dfpn.h"
 #include "search/mate.h"
 #include "search/movepick.h"
 #include "search/see.h"
@@ -17,6 +18,9 @@ namespace shogi {
 namespace {
 
 using namespace tune;  // the tunable constants (search/tune.h)
+
+// df-pn's table for `go mate`.
+constexpr size_t GO_MATE_TABLE_MB = 64;
 
 int REDUCTIONS[MAX_MOVES];
 
@@ -187,14 +191,23 @@ Move Worker::ponder_move(const RootMove& rm) {
 
 void Worker::run_mate_search() {
   SharedState& sh = shared_;
-  MateSolver solver;
-  const MateResult r = solver.solve(root_pos_, MAX_PLY - 10, sh.stop);
+  // df-pn first: it reaches long mates. Its line is the shortest the table proved, not always the shortest there is,
+  // so iterative deepening then looks for a shorter one, within half its nodes (and at least 100,000).
+  if (!go_mate_) go_mate_ = std::make_unique<DfpnSolver>(GO_MATE_TABLE_MB);
+  MateResult r = go_mate_->solve(root_pos_, 0, sh.stop, MAX_PLY - 10);
+  uint64_t nodes = go_mate_->nodes();
+  if (r.status == MateResult::Status::Mate && r.pv.size() > 1) {
+    MateSolver shorter;
+    const MateResult s = shorter.solve(root_pos_, int(r.pv.size()) - 2, sh.stop, nodes / 2 + 100000);
+    nodes += shorter.nodes();
+    if (s.status == MateResult::Status::Mate) r.pv = s.pv;
+  }
   // `go mate infinite` keeps the answer until `stop`, as other searches do.
   if (sh.limits.infinite || sh.ponder) {
     std::unique_lock lock(sh.wake_mutex);
     sh.wake_cv.wait(lock, [&] { return sh.stop.load() || (!sh.ponder.load() && !sh.limits.infinite); });
   }
-  nodes_ = solver.nodes();
+  nodes_ = nodes;
   const CheckmateStatus status = r.status == MateResult::Status::Mate     ? CheckmateStatus::Mate
                                  : r.status == MateResult::Status::NoMate ? CheckmateStatus::NoMate
                                                                           : CheckmateStatus::Timeout;

@@ -16,6 +16,7 @@
 #include "eval/kp.h"
 #include "rules/game_end.h"
 #include "rules/position.h"
+#include "search/dfpn.h"
 #include "search/history.h"
 #include "search/limits.h"
 #include "search/timeman.h"
@@ -165,6 +166,7 @@ class Worker {
   std::atomic<uint64_t> nodes_{0};
   ButterflyHistory history_;
   CounterMoves counter_moves_;
+  std::unique_ptr<DfpnSolver> go_mate_;  // the main thread's, made at its first `go mate`
 };
 
 // Reduction table used by late-move reductions, filled once.

@@ -240,3 +240,22 @@ TEST_CASE("the shortest mate is reported when a longer one is found first") {
   CHECK(r.last_score == mate_in(5));
   CHECK(mates_in(sfen, r.best, 5));
 }
+
+TEST_CASE("go mate: a 21-ply tsume proven by df-pn, and nomate where no check mates") {
+  Engine engine;
+  engine.ready();
+  SearchLimits limits;
+  limits.mate_search = true;
+  limits.mate_time = 20000;
+  // Shogi Zuko #2 (1755).
+  const std::string sfen = "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1";
+  const Result r = run(engine, sfen, limits);
+  REQUIRE(r.mate_status == CheckmateStatus::Mate);
+  REQUIRE_FALSE(r.mate_pv.empty());
+  CHECK(to_usi(r.mate_pv[0]) == "2h2g");
+  CHECK(r.mate_pv.size() % 2 == 1);
+  CHECK(r.mate_pv.size() <= 21);
+
+  const Result none = run(engine, "4k4/9/9/9/9/9/9/9/4K4 b P 1", limits);
+  CHECK(none.mate_status == CheckmateStatus::NoMate);
+}
