@@ -1,5 +1,6 @@
 #include "process/command.h"
 #include "process/find_executable.h"
+#include "process/sigpipe.h"
 
 // As in engine_process.cpp: Boost.Process v2 header-only with std::filesystem, and the includes 1.81 forgets.
 #include <boost/asio/io_context.hpp>
@@ -17,10 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
 #include <thread>
 
 namespace arena::process {
@@ -30,21 +29,14 @@ namespace bp = boost::process::v2;
 
 namespace {
 
-// Runs in the child between fork and exec. The runner ignores SIGPIPE (a write to a dead child is an error value,
-// not its death), and an ignored signal stays ignored across exec: a build script's `yes | head` must still end.
+// Runs in the child between fork and exec (see sigpipe.h: a build script's `yes | head` must still end).
 struct DefaultSigpipe {
   boost::system::error_code on_exec_setup(bp::posix::default_launcher&, const bp::filesystem::path&,
                                           const char* const*) {
-    std::signal(SIGPIPE, SIG_DFL);
+    default_sigpipe_in_child();
     return {};
   }
 };
-
-void ignore_sigpipe() {
-  static std::once_flag once;
-  // Input written to a child that exits without reading it must fail with EPIPE, not kill the runner.
-  std::call_once(once, [] { std::signal(SIGPIPE, SIG_IGN); });
-}
 
 }  // namespace
 

@@ -1,4 +1,5 @@
 #include "engine_process.h"
+#include "process/sigpipe.h"
 
 // Boost.System and Boost.Process v2 are used header-only; std::filesystem replaces Boost.Filesystem, whose 1.81
 // library is not installed (BOOST_PROCESS_USE_STD_FS is set by this target's CMakeLists.txt). In 1.81 that mode
@@ -22,7 +23,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
-#include <mutex>
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -63,20 +63,14 @@ namespace {
 // The same epoch for every process, so I/O logs of the two engines of a game interleave correctly.
 const SteadyClock::time_point kLogEpoch = SteadyClock::now();
 
-void ignore_sigpipe() {
-  static std::once_flag once;
-  // A write to an engine that died must fail with EPIPE (a disconnect), not kill the runner.
-  std::call_once(once, [] { std::signal(SIGPIPE, SIG_IGN); });
-}
-
 // Runs in the child between fork and exec.
 struct ChildSetup {
   bool die_with_parent = false;
   pid_t parent = ::getpid();  // taken before the fork
 
   error_code on_exec_setup(bp::posix::default_launcher&, const bp::filesystem::path&, const char* const*) {
-    // An ignored signal stays ignored across exec; the engine should get the default SIGPIPE behaviour.
-    std::signal(SIGPIPE, SIG_DFL);
+    // The runner ignores SIGPIPE (a write to an engine that died is a disconnect); the engine gets the default.
+    default_sigpipe_in_child();
     // Its own process group: a Ctrl-C in the terminal reaches the runner, which shuts engines down in order,
     // and a kill reaches helper processes the engine may have started.
     ::setpgid(0, 0);

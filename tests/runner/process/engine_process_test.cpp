@@ -210,6 +210,21 @@ TEST_CASE("EOF on stdout is a disconnect; queued lines come first; exit status k
   CHECK(pid_gone(pid));
 }
 
+TEST_CASE("the engine gets the default SIGPIPE although the runner ignores it") {
+  auto p = must_start(sh("grep SigIgn /proc/self/status"));
+  // Starting an engine makes the runner ignore SIGPIPE (writes to a dead engine are disconnects).
+  struct sigaction now {};
+  ::sigaction(SIGPIPE, nullptr, &now);
+  CHECK(reinterpret_cast<void*>(now.sa_handler) == reinterpret_cast<void*>(SIG_IGN));
+  auto r = p->read_line(SteadyClock::now() + 2s);
+  REQUIRE(r.status == IoStatus::Ok);
+  const std::string line(r.line);
+  REQUIRE(line.rfind("SigIgn:", 0) == 0);
+  // SIGPIPE (13) is bit 12 of the kernel's mask of the child's ignored signals.
+  const unsigned long long ignored = std::stoull(line.substr(7), nullptr, 16);
+  CHECK((ignored & (1ull << (SIGPIPE - 1))) == 0);
+}
+
 TEST_CASE("terminate kills a child that does not exit within the grace period, with its helpers") {
   auto p = must_start(sh("sleep 30 & echo $!; wait"));
   auto r = p->read_line(SteadyClock::now() + 2s);
