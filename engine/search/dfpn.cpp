@@ -58,10 +58,12 @@ DfpnSolver::DfpnSolver(size_t table_mb) {
 }
 
 DfpnSolver::Numbers DfpnSolver::look_up(Key board, Hand attacker, Hand defender) const {
-  const Cluster& cluster = table_[board % table_.size()];
+  const Cluster& cluster = cluster_of(board);
   Numbers found;
-  for (const Entry& e : cluster.entries) {
-    if (e.generation != generation_ || e.board != board) continue;
+  for (int i = 0; i < CLUSTER; ++i) {
+    if (cluster.boards[i] != board) continue;
+    const Entry& e = cluster.entries[i];
+    if (e.generation != generation_) continue;
     // A proof holds for a richer attacker and a poorer defender, a disproof the other way round.
     if (e.pn == 0 && hand_covers(attacker, e.attacker_hand) && hand_covers(e.defender_hand, defender))
       return {0, INF, e.length};
@@ -75,35 +77,40 @@ DfpnSolver::Numbers DfpnSolver::look_up(Key board, Hand attacker, Hand defender)
 void DfpnSolver::store(const Position& pos, const Numbers& n, uint64_t work) {
   const Key board = pos.board_key();
   const Hand attacker = pos.hand(attacker_), defender = pos.hand(~attacker_);
-  Cluster& cluster = table_[board % table_.size()];
-  Entry* slot = nullptr;
-  for (Entry& e : cluster.entries)
-    if (e.generation == generation_ && e.board == board && e.attacker_hand == attacker && e.defender_hand == defender) {
-      slot = &e;
+  Cluster& cluster = cluster_of(board);
+  int slot = -1;
+  for (int i = 0; i < CLUSTER; ++i) {
+    const Entry& e = cluster.entries[i];
+    if (cluster.boards[i] == board && e.generation == generation_ && e.attacker_hand == attacker &&
+        e.defender_hand == defender) {
+      slot = i;
       break;
     }
-  if (!slot) {
+  }
+  if (slot < 0) {
     // A free entry, else the one that cost the least to find, proofs and disproofs being worth the most.
     auto value = [&](const Entry& e) {
       return e.generation != generation_ ? 0 : e.work + ((e.pn == 0 || e.dn == 0) ? (1ull << 32) : 0);
     };
-    slot = &*std::min_element(std::begin(cluster.entries), std::end(cluster.entries),
-                              [&](const Entry& a, const Entry& b) { return value(a) < value(b); });
-    *slot = Entry{};
-    slot->board = board;
-    slot->attacker_hand = attacker;
-    slot->defender_hand = defender;
+    slot = int(std::min_element(std::begin(cluster.entries), std::end(cluster.entries),
+                                [&](const Entry& a, const Entry& b) { return value(a) < value(b); }) -
+               std::begin(cluster.entries));
+    cluster.entries[slot] = Entry{};
+    cluster.boards[slot] = board;
+    cluster.entries[slot].attacker_hand = attacker;
+    cluster.entries[slot].defender_hand = defender;
   }
-  slot->pn = n.pn;
-  slot->dn = n.dn;
-  slot->length = n.length;
-  slot->generation = generation_;
-  slot->work += work;
+  Entry& e = cluster.entries[slot];
+  e.pn = n.pn;
+  e.dn = n.dn;
+  e.length = n.length;
+  e.generation = generation_;
+  e.work = uint32_t(std::min<uint64_t>(uint64_t(e.work) + work, UINT32_MAX));
 }
 
 MateResult DfpnSolver::solve(Position& pos, uint64_t max_nodes, const std::atomic<bool>& stop, int max_plies) {
   if (++generation_ == 0) {  // wrapped: entries of 65,536 solves ago would look current
-    for (Cluster& c : table_) c = Cluster{};
+    std::fill(table_.begin(), table_.end(), Cluster{});
     generation_ = 1;
   }
   nodes_ = 0;
@@ -141,7 +148,13 @@ DfpnSolver::Outcome DfpnSolver::mid(Position& pos, bool or_node, uint32_t thpn, 
   // the defender (who is in check).
   std::vector<Child> children;
   for (const ExtMove& m : MoveList<LEGAL>(pos))
-    if (!or_node || pos.gives_check(m.move)) children.push_back(child_of(pos, m.move));
+    if (!or_node || pos.gives_check(m.move)) {
+      children.push_back(child_of(pos, m.move));
+      // Their entries are read below, after all of them are generated: the memory is on its way by then.
+      const char* cluster = reinterpret_cast<const char*>(&cluster_of(children.back().board));
+      __builtin_prefetch(cluster);
+      __builtin_prefetch(cluster + 64);
+    }
   const int n = int(children.size());
 
   if (n == 0) {
@@ -154,10 +167,14 @@ DfpnSolver::Outcome DfpnSolver::mid(Position& pos, bool or_node, uint32_t thpn, 
     return end;
   }
   if (or_node) {
-    // One-move mates are found without expanding the replies.
-    if (const Move m = mate_in_one(pos); m != MOVE_NONE)
-      for (Child& c : children)
-        if (c.move == m) c.pn = 0, c.dn = INF, c.length = 0;
+    // One-move mates are found without expanding the replies, among the checks just generated: contact and knight
+    // checks, where nearly all of them are (as mate_in_one() looks).
+    const Bitboard near = king_attacks(pos.king_square(~attacker_)) | pos.check_squares(KNIGHT);
+    for (Child& c : children)
+      if (near.test(to_sq(c.move)) && is_mate_after(pos, c.move)) {
+        c.pn = 0, c.dn = INF, c.length = 0;
+        break;
+      }
   }
 
   const int child_ply = ply + 1;
@@ -276,7 +293,7 @@ Move DfpnSolver::proven_move(Position& pos, bool or_node, bool& mated) {
     }
     Numbers known = look_up(c.board, c.hands[attacker_], c.hands[~attacker_]);
     if (or_node && known.pn != 0) {
-      // A mate in one that mid() took from mate_in_one() without storing the position after it.
+      // A mate in one that mid() found among the checks without storing the position after it.
       StateInfo st;
       pos.do_move(m.move, st);
       if (!has_legal_move(pos)) known = {0, INF, 0};

@@ -34,18 +34,27 @@ class DfpnSolver {
   uint64_t nodes() const { return nodes_; }
 
  private:
+  // An entry without its board: the board keys of a cluster sit together in front of the entries, so that a look-up
+  // reads two cache lines to find a board's entries instead of all of them.
   struct Entry {
-    Key board = 0;
     Hand attacker_hand = HAND_ZERO, defender_hand = HAND_ZERO;
     uint32_t pn = 1, dn = 1;
-    uint16_t length = 0;  // proven: plies to mate along the line the table holds
+    uint16_t length = 0;      // proven: plies to mate along the line the table holds
     uint16_t generation = 0;  // the solve() that wrote it; an older one is free (0: never written)
-    uint64_t work = 0;    // nodes spent under this entry: what replacement keeps
+    uint32_t work = 0;        // nodes spent under this entry (saturating): what replacement keeps
   };
   static constexpr int CLUSTER = 16;  // one board's positions with different hands share a cluster
-  struct Cluster {
+  struct alignas(64) Cluster {
+    Key boards[CLUSTER] = {};
     Entry entries[CLUSTER];
   };
+  // The high half of the 128-bit product maps a key onto the clusters without a division.
+  size_t cluster_index(Key board) const {
+    __extension__ using u128 = unsigned __int128;
+    return size_t(u128(board) * u128(table_.size()) >> 64);
+  }
+  const Cluster& cluster_of(Key board) const { return table_[cluster_index(board)]; }
+  Cluster& cluster_of(Key board) { return table_[cluster_index(board)]; }
 
   struct Numbers {
     uint32_t pn = 1, dn = 1;

@@ -29,6 +29,8 @@ bool king_can_escape(const Position& pos) {
   return escape;
 }
 
+}  // namespace
+
 bool is_mate_after(Position& pos, Move m) {
   StateInfo st;
   pos.do_move(m, st, true);
@@ -36,8 +38,6 @@ bool is_mate_after(Position& pos, Move m) {
   pos.undo_move(m);
   return mate;
 }
-
-}  // namespace
 
 Move mate_in_one(Position& pos) {
   const Color them = ~pos.side_to_move();

@@ -14,6 +14,8 @@ namespace shogi {
 
 // True if the side to move has no legal move (in shogi that loses, in check or not).
 bool has_no_legal_move(const Position& pos);
+// True if the legal move m leaves the opponent no legal move (a check that mates, when m gives check).
+bool is_mate_after(Position& pos, Move m);
 // A move that mates at once, or MOVE_NONE. Pawn-drop mates are never returned: they are illegal.
 Move mate_in_one(Position& pos);
 

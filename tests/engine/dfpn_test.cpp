@@ -132,7 +132,7 @@ TEST_CASE("df-pn keeps its table between solves without mixing them up") {
   }
 }
 
-TEST_CASE("slow: the long mates of tests/engine/long_mates.tsv, each within 5 million nodes") {
+TEST_CASE("slow: the long mates of tests/engine/long_mates.tsv, each within 8 million nodes") {
   const char* slow = std::getenv("SHOGI_ARENA_SLOW_TESTS");
   if (!slow || std::string(slow) != "1") {
     MESSAGE("skipped: set SHOGI_ARENA_SLOW_TESTS=1 (about a minute)");
@@ -146,7 +146,7 @@ TEST_CASE("slow: the long mates of tests/engine/long_mates.tsv, each within 5 mi
     if (line.empty() || line[0] == '#') continue;
     const std::string sfen = line.substr(0, line.find('\t'));
     ++rows;
-    const Solved s = solve(solver, sfen, 5'000'000);
+    const Solved s = solve(solver, sfen, 8'000'000);
     INFO(sfen, ": ", line_text(s.result.pv));
     CHECK(s.result.status != MateResult::Status::NoMate);  // each is a mate
     if (s.result.status != MateResult::Status::Mate) continue;
