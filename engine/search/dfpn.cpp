@@ -50,6 +50,39 @@ Child child_of(const Position& pos, Move m) {
   return c;
 }
 
+// A new leaf's numbers from its moves (df-pn+'s initial values): a defender with many replies is hard to prove, an
+// attacker with many checks hard to disprove. A leaf the table does not know would otherwise count as (1, 1), and
+// the search would learn its shape only by expanding it. No move at all settles it: mate, or no check left.
+void initial_numbers(Position& pos, bool or_node, Child& c) {
+  StateInfo st;
+  pos.do_move(c.move, st);
+  uint32_t moves = 0;
+  Bitboard drop_squares;  // the defender's drops on one square count once, as the AND node groups them
+  for (const ExtMove& m : MoveList<LEGAL>(pos)) {
+    if (or_node) {
+      if (is_drop(m.move)) {
+        if (drop_squares.test(to_sq(m.move))) continue;
+        drop_squares |= square_bb(to_sq(m.move));
+      }
+    } else if (!pos.gives_check(m.move)) {
+      continue;
+    }
+    ++moves;
+  }
+  pos.undo_move(c.move);
+  if (or_node) {
+    if (moves == 0)
+      c.pn = 0, c.dn = INF, c.length = 0;  // mated (an illegal pawn-drop mate was never generated)
+    else
+      c.pn = moves, c.dn = 1;
+  } else {
+    if (moves == 0)
+      c.pn = INF, c.dn = 0;
+    else
+      c.pn = 1, c.dn = moves;
+  }
+}
+
 }  // namespace
 
 DfpnSolver::DfpnSolver(size_t table_mb) {
@@ -192,6 +225,8 @@ DfpnSolver::Outcome DfpnSolver::mid(Position& pos, bool or_node, uint32_t thpn, 
     }
     const Numbers known = look_up(c.board, c.hands[attacker_], c.hands[~attacker_]);
     c.pn = known.pn, c.dn = known.dn, c.length = known.length;
+    // A leaf the table does not know (an entry still at (1, 1) is looked at again: it cost one node).
+    if (known.pn == 1 && known.dn == 1) initial_numbers(pos, or_node, c);
   }
 
   Outcome out;
