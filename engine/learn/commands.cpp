@@ -279,7 +279,8 @@ int learn(const std::vector<std::string>& raw, std::ostream& out, std::ostream& 
     err << "learn: " << summary.error() << '\n';
     return 1;
   }
-  out << "learn: wrote " << o.output << '\n';
+  out << "learn: wrote " << o.output << " (the weights of epoch " << summary->best_epoch << " of "
+      << summary->epochs.size() << ")\n";
   return 0;
 }
 

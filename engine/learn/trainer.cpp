@@ -409,9 +409,12 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
       ++step;
       const double n = double(end - begin);
       const double c1 = 1 - std::pow(beta1, double(step)), c2 = 1 - std::pow(beta2, double(step));
+      // The weight decay is decoupled from the gradient (AdamW): added to the gradient, Adam would scale it up to
+      // a full step for every weight the batch's records do not touch, and pull them all to zero within an epoch.
+      const float decay = float(o.l2 * lr / o.learning_rate);
       for (size_t i = 0; i < params.size(); ++i) {
-        double g = grads[0][i] / n;
-        if (o.l2 > 0 && i >= Model::KP_BASE && i < Model::TEMPO) g += o.l2 * params[i];
+        const double g = grads[0][i] / n;
+        if (decay > 0 && i >= Model::KP_BASE && i < Model::TEMPO) params[i] -= decay * params[i];
         if (g == 0 && m1[i] == 0 && m2[i] == 0) continue;
         m1[i] = float(beta1 * m1[i] + (1 - beta1) * g);
         m2[i] = float(beta2 * m2[i] + (1 - beta2) * g * g);
@@ -423,9 +426,18 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
     report.train_loss = epoch_loss / double(order.size());
     report.validation_loss = mean_loss(model, validation, *validation_base, k, o.lambda, o.threads);
     summary.epochs.push_back(report);
+    // The weights of the epoch with the least validation loss are the ones written: later epochs may fit the
+    // training positions better and the others worse.
+    const bool best = validation.empty() || summary.best_epoch == 0 ||
+                      report.validation_loss < summary.epochs[size_t(summary.best_epoch - 1)].validation_loss;
     log << "learn: epoch " << epoch << ": training loss " << report.train_loss << ", validation loss "
-        << report.validation_loss << ", step size " << lr << " cp" << std::endl;
-    if (auto r = kp::save_weights(model.export_weights(), o.output); !r) return std::unexpected(r.error());
+        << report.validation_loss << ", step size " << lr << " cp"
+        << (best ? "" : "; not better than epoch " + std::to_string(summary.best_epoch) + ", whose weights stay")
+        << std::endl;
+    if (best) {
+      summary.best_epoch = epoch;
+      if (auto r = kp::save_weights(model.export_weights(), o.output); !r) return std::unexpected(r.error());
+    }
     lr *= o.lr_decay;
   }
   return summary;

@@ -134,7 +134,74 @@ TEST_CASE("training tables alone lowers the validation loss, is deterministic fo
   std::ostringstream log3;
   auto s3 = train(more, log3);
   REQUIRE(s3);
-  CHECK(s3->initial_validation_loss == doctest::Approx(s->epochs.back().validation_loss).epsilon(0.002));
+  CHECK(s3->initial_validation_loss ==
+        doctest::Approx(s->epochs[size_t(s->best_epoch - 1)].validation_loss).epsilon(0.002));
+}
+
+TEST_CASE("the weights written are those of the epoch with the least validation loss") {
+  Data& d = data();
+  TrainOptions o;
+  o.train = {d.train};
+  o.validation = d.validation;
+  o.output = (d.dir / "best.bin").string();
+  o.base = kp::Base::None;
+  o.lambda = 1;
+  o.epochs = 6;
+  o.batch = 512;
+  o.learning_rate = 20;  // large steps on little data: later epochs fit the training positions only
+  o.lr_decay = 1;
+  o.scale = 600;
+  std::ostringstream log;
+  auto s = train(o, log);
+  REQUIRE_MESSAGE(s, (s ? "" : s.error()));
+  INFO(log.str());
+  REQUIRE(s->epochs.size() == 6);
+  int least = 1;
+  for (int e = 2; e <= 6; ++e)
+    if (s->epochs[size_t(e - 1)].validation_loss < s->epochs[size_t(least - 1)].validation_loss) least = e;
+  CHECK(s->best_epoch == least);
+  auto w = kp::load_weights(o.output);
+  REQUIRE(w);
+  auto records = read_record_file(d.validation);
+  REQUIRE(records);
+  auto loss = evaluate_loss(**w, *records, o.scale, o.lambda);
+  REQUIRE(loss);
+  CHECK(*loss == doctest::Approx(s->epochs[size_t(least - 1)].validation_loss).epsilon(0.001));
+  // This setting overfits: the case is only worth something if a later epoch was worse.
+  CHECK(s->best_epoch < 6);
+}
+
+TEST_CASE("a weight no record touches keeps its value: the decay does not go through Adam") {
+  // No game holds 18 pawns in hand: the feature of the 18th pawn is never on, so its gradient is zero. Added to
+  // the gradient, a decay became a full Adam step each batch and moved such weights by the learning rate.
+  Data& d = data();
+  kp::Weights start;
+  start.base = kp::Base::HandWritten;
+  const int never = kp::hand_feature(BLACK, BLACK, PAWN, 17);
+  for (int k = 0; k < SQ_NB; ++k) start.at(Square(k), never) = 100 * kp::WEIGHT_SCALE;
+  const std::string init = (d.dir / "never.bin").string();
+  REQUIRE(kp::save_weights(start, init));
+  TrainOptions o;
+  o.train = {d.train};
+  o.output = (d.dir / "never-out.bin").string();
+  o.init = init;
+  o.epochs = 1;
+  o.batch = 256;
+  std::ostringstream log;
+  REQUIRE(train(o, log));
+  auto w = kp::load_weights(o.output);
+  REQUIRE(w);
+  CHECK((*w)->at(Square(40), never) == 100 * kp::WEIGHT_SCALE);
+
+  // A decay asked for shrinks it by its own factor, whatever the gradient's scale.
+  o.l2 = 0.001;
+  o.output = (d.dir / "never-decayed.bin").string();
+  REQUIRE(train(o, log));
+  auto decayed = kp::load_weights(o.output);
+  REQUIRE(decayed);
+  const int left = (*decayed)->at(Square(40), never);
+  CHECK(left < 100 * kp::WEIGHT_SCALE);
+  CHECK(left > 90 * kp::WEIGHT_SCALE);
 }
 
 // The engine's loss on records: its evaluate() with the given weights against the elmo target.
@@ -175,7 +242,7 @@ TEST_CASE(
   REQUIRE(w);
   CHECK((*w)->base == kp::Base::HandWritten);
   const double with_weights = engine_loss(*validation, s->scale, w->get());
-  CHECK(with_weights == doctest::Approx(s->epochs.back().validation_loss).epsilon(0.001));
+  CHECK(with_weights == doctest::Approx(s->epochs[size_t(s->best_epoch - 1)].validation_loss).epsilon(0.001));
   auto trainer_loss = evaluate_loss(**w, *validation, s->scale, 0.5);
   REQUIRE(trainer_loss);
   CHECK(*trainer_loss == doctest::Approx(with_weights).epsilon(0.001));
