@@ -262,6 +262,33 @@ ExtMove* generate_drops(const Position& pos, ExtMove* list, Bitboard target) {
   return drop_each(list, rank1, base + first_anywhere, n - first_anywhere);  // nor a lance on the last
 }
 
+// The drops that give check: each piece in hand onto the empty squares from which it attacks the enemy king.
+template <Color Us>
+ExtMove* generate_check_drops(const Position& pos, ExtMove* list) {
+  const Hand hand = pos.hand(Us);
+  if (hand == HAND_ZERO || !pos.has_king(~Us)) return list;
+  const Bitboard empty = ~pos.pieces();
+  for (PieceType pt : {PAWN, LANCE, KNIGHT, SILVER, GOLD, BISHOP, ROOK}) {
+    if (!hand_exists(hand, pt)) continue;
+    Bitboard to = pos.check_squares(pt) & empty & bb::MOVABLE_BB[Us][pt];
+    if (pt == PAWN) {
+      to &= files_without_pawn(pos.pieces(Us, PAWN));
+      if (!to.empty() && pos.is_pawn_drop_mate(to.lsb())) continue;  // the one square in front of the king
+    }
+    const uint32_t base = make_drop(make_piece(Us, pt), SQ_11);
+    list = drop_each<1>(list, to, &base);
+  }
+  return list;
+}
+
+// Keeps the moves of [begin, end) that give check, in their order; returns the new end.
+ExtMove* keep_checks(const Position& pos, ExtMove* begin, ExtMove* end) {
+  ExtMove* out = begin;
+  for (ExtMove* cur = begin; cur != end; ++cur)
+    if (pos.gives_check(cur->move)) *out++ = *cur;
+  return out;
+}
+
 template <Color Us, GenType Type, bool All, bool Legal = false>
 ExtMove* generate_all(const Position& pos, ExtMove* list) {
   constexpr Color Them = ~Us;
@@ -308,6 +335,17 @@ ExtMove* generate_legal(const Position& pos, ExtMove* list) {
                         : generate_all<Us, NON_EVASIONS, true, true>(pos, list);
 }
 
+template <Color Us>
+ExtMove* generate_legal_checks(const Position& pos, ExtMove* list) {
+  if (pos.in_check()) return keep_checks(pos, list, generate_legal<Us>(pos, list));  // few moves, drops included
+  const Bitboard target = ~pos.pieces() | pos.pieces(~Us);
+  ExtMove* end = generate_piece_moves<Us, true, true>(pos, list, target, target);
+  // A king gives check only by uncovering a slider.
+  if (pos.has_king(Us) && pos.blockers_for_king(~Us).test(pos.king_square(Us)))
+    end = generate_king_moves<Us, true>(pos, end, target);
+  return generate_check_drops<Us>(pos, keep_checks(pos, list, end));
+}
+
 }  // namespace
 
 template <>
@@ -337,11 +375,7 @@ ExtMove* generate<EVASIONS_ALL>(const Position& pos, ExtMove* list) {
 
 template <>
 ExtMove* generate<QUIET_CHECKS>(const Position& pos, ExtMove* list) {
-  ExtMove* end = generate<QUIETS>(pos, list);
-  ExtMove* out = list;
-  for (ExtMove* cur = list; cur != end; ++cur)
-    if (pos.gives_check(cur->move)) *out++ = *cur;
-  return out;
+  return keep_checks(pos, list, generate<QUIETS>(pos, list));
 }
 
 // Legal by construction: pinned pieces keep to their line, the king steps only where it is not attacked, and drops
@@ -349,6 +383,12 @@ ExtMove* generate<QUIET_CHECKS>(const Position& pos, ExtMove* list) {
 template <>
 ExtMove* generate<LEGAL>(const Position& pos, ExtMove* list) {
   return pos.side_to_move() == BLACK ? generate_legal<BLACK>(pos, list) : generate_legal<WHITE>(pos, list);
+}
+
+template <>
+ExtMove* generate<LEGAL_CHECKS>(const Position& pos, ExtMove* list) {
+  return pos.side_to_move() == BLACK ? generate_legal_checks<BLACK>(pos, list)
+                                     : generate_legal_checks<WHITE>(pos, list);
 }
 
 bool has_legal_move(const Position& pos) {

@@ -22,6 +22,9 @@ enum GenType {
   EVASIONS_ALL,
   NON_EVASIONS_ALL,
   LEGAL,  // every legal move: EVASIONS_ALL or NON_EVASIONS_ALL, generated legal (pins and king steps applied)
+  // The LEGAL moves that give check: a mate search's attacker moves. Drops are generated on checking squares only
+  // (with a full hand they would be most of LEGAL), the king only when it uncovers a slider.
+  LEGAL_CHECKS,
 };
 
 struct ExtMove {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
 
 #include "rules/movegen.h"
 
@@ -57,17 +58,17 @@ void initial_numbers(Position& pos, bool or_node, Child& c) {
   StateInfo st;
   pos.do_move(c.move, st);
   uint32_t moves = 0;
-  Bitboard drop_squares;  // the defender's drops on one square count once, as the AND node groups them
-  for (const ExtMove& m : MoveList<LEGAL>(pos)) {
-    if (or_node) {
+  if (or_node) {
+    Bitboard drop_squares;  // the defender's drops on one square count once, as the AND node groups them
+    for (const ExtMove& m : MoveList<LEGAL>(pos)) {
       if (is_drop(m.move)) {
         if (drop_squares.test(to_sq(m.move))) continue;
         drop_squares |= square_bb(to_sq(m.move));
       }
-    } else if (!pos.gives_check(m.move)) {
-      continue;
+      ++moves;
     }
-    ++moves;
+  } else {
+    moves = uint32_t(MoveList<LEGAL_CHECKS>(pos).size());
   }
   pos.undo_move(c.move);
   if (or_node) {
@@ -179,15 +180,17 @@ DfpnSolver::Outcome DfpnSolver::mid(Position& pos, bool or_node, uint32_t thpn, 
 
   // The moves: every legal check for the attacker (non-promotions too, problems need them), every legal reply for
   // the defender (who is in check).
+  ExtMove moves[MAX_MOVES];
+  const ExtMove* const moves_end = or_node ? generate<LEGAL_CHECKS>(pos, moves) : generate<LEGAL>(pos, moves);
   std::vector<Child> children;
-  for (const ExtMove& m : MoveList<LEGAL>(pos))
-    if (!or_node || pos.gives_check(m.move)) {
-      children.push_back(child_of(pos, m.move));
-      // Their entries are read below, after all of them are generated: the memory is on its way by then.
-      const char* cluster = reinterpret_cast<const char*>(&cluster_of(children.back().board));
-      __builtin_prefetch(cluster);
-      __builtin_prefetch(cluster + 64);
-    }
+  children.reserve(size_t(moves_end - moves));
+  for (const ExtMove* m = moves; m != moves_end; ++m) {
+    children.push_back(child_of(pos, m->move));
+    // Their entries are read below, after all of them are generated: the memory is on its way by then.
+    const char* cluster = reinterpret_cast<const char*>(&cluster_of(children.back().board));
+    __builtin_prefetch(cluster);
+    __builtin_prefetch(cluster + 64);
+  }
   const int n = int(children.size());
 
   if (n == 0) {
@@ -320,8 +323,9 @@ Move DfpnSolver::proven_move(Position& pos, bool or_node, bool& mated) {
   int chosen_length = -1;
   mated = false;
   bool any = false;
-  for (const ExtMove& m : MoveList<LEGAL>(pos)) {
-    if (or_node && !pos.gives_check(m.move)) continue;
+  ExtMove moves[MAX_MOVES];
+  const ExtMove* const moves_end = or_node ? generate<LEGAL_CHECKS>(pos, moves) : generate<LEGAL>(pos, moves);
+  for (const ExtMove& m : std::span<const ExtMove>(moves, moves_end)) {
     any = true;
     const Child c = child_of(pos, m.move);
     if (std::find(path_.begin(), path_.end(), c.full) != path_.end()) {

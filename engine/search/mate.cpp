@@ -100,11 +100,8 @@ bool MateSolver::attack(Position& pos, int depth, std::vector<Move>& pv) {
   }
 
   // Every legal check, non-promotions included: problems sometimes need them.
-  MoveList<LEGAL> moves(pos);
   ExtMove checks[MAX_MOVES];
-  int n = 0;
-  for (const ExtMove& m : moves)
-    if (pos.gives_check(m.move)) checks[n++] = m;
+  const int n = int(generate<LEGAL_CHECKS>(pos, checks) - checks);
   // Try checks close to the king first; drops and captures there are the usual mating moves.
   const Square ksq = pos.king_square(~pos.side_to_move());
   for (int i = 0; i < n; ++i) {

@@ -64,6 +64,16 @@ void check_position_invariants(Position& pos, Rng& rng) {
   }
   REQUIRE(pos.sfen() == before);
 
+  // LEGAL_CHECKS is exactly the legal moves that give check, in check or not.
+  {
+    MoveList<LEGAL_CHECKS> checks(pos);
+    size_t expected = 0;
+    for (const ExtMove& m : legal) expected += pos.gives_check(m.move);
+    INFO(pos.sfen());
+    REQUIRE(checks.size() == expected);
+    for (const ExtMove& m : checks) REQUIRE((legal.contains(m.move) && pos.gives_check(m.move)));
+  }
+
   // Generators partition the moves, and LEGAL is exactly the legal subset of every pseudo-legal move.
   if (!pos.in_check()) {
     MoveList<CAPTURES> caps(pos);
