@@ -202,21 +202,9 @@ DfpnSolver::Outcome DfpnSolver::mid(Position& pos, bool or_node, uint32_t thpn, 
     store(pos, end, 1);
     return end;
   }
-  if (or_node) {
-    // One-move mates are found without expanding the replies, among the checks just generated: contact and knight
-    // checks, where nearly all of them are (as mate_in_one() looks).
-    const Bitboard near = king_attacks(pos.king_square(~attacker_)) | pos.check_squares(KNIGHT);
-    for (Child& c : children)
-      if (near.test(to_sq(c.move)) && is_mate_after(pos, c.move)) {
-        c.pn = 0, c.dn = INF, c.length = 0;
-        break;
-      }
-  }
-
   const int child_ply = ply + 1;
   for (int i = 0; i < n; ++i) {
     Child& c = children[i];
-    if (c.pn == 0) continue;  // the mate in one above
     if (std::find(path_.begin(), path_.end(), c.full) != path_.end()) {
       c.pn = INF, c.dn = 0, c.path_dependent = true;  // a cycle of checks: the attacker's perpetual check
       continue;
@@ -334,7 +322,7 @@ Move DfpnSolver::proven_move(Position& pos, bool or_node, bool& mated) {
     }
     Numbers known = look_up(c.board, c.hands[attacker_], c.hands[~attacker_]);
     if (or_node && known.pn != 0) {
-      // A mate in one that mid() found among the checks without storing the position after it.
+      // A mate in one, proven by the initial numbers of its leaf, which are not stored.
       StateInfo st;
       pos.do_move(m.move, st);
       if (!has_legal_move(pos)) known = {0, INF, 0};
