@@ -31,7 +31,8 @@ struct TrainOptions {
   double lambda = 0.5;         // weight of the search score in the target (1 - lambda: the game's result)
   double scale = 0;            // K in centipawns; 0 = fitted to the training data's scores and results
   // Weight decay of the king-relative weights, decoupled from Adam (AdamW): each step takes l2 x (step size /
-  // learning_rate) of each weight off it. 0: none (measured on 425 k self-play positions, a decay only cost).
+  // learning_rate) of each weight off it. 0: none (on 425 k self-play positions decays of 0.001 and 0.0001 ended
+  // within 0.00004 of none in validation loss; it was the decay inside Adam's gradient that cost, 0.0034).
   double l2 = 0;
   int threads = 1;
   uint64_t seed = 1;

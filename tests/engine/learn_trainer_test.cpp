@@ -69,6 +69,17 @@ Data& data() {
   return d;
 }
 
+// What every training case shares: the data's split, an output file beside it, and a short run.
+TrainOptions short_run(const Data& d, const std::string& output, int epochs, int batch) {
+  TrainOptions o;
+  o.train = {d.train};
+  o.validation = d.validation;
+  o.output = (d.dir / output).string();
+  o.epochs = epochs;
+  o.batch = batch;
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE("the fitted scale recovers the K that made the results") {
@@ -87,14 +98,9 @@ TEST_CASE("the fitted scale recovers the K that made the results") {
 
 TEST_CASE("training tables alone lowers the validation loss, is deterministic for a seed, keeps the mirror symmetry") {
   Data& d = data();
-  TrainOptions o;
-  o.train = {d.train};
-  o.validation = d.validation;
-  o.output = (d.dir / "w1.bin").string();
+  TrainOptions o = short_run(d, "w1.bin", 4, 1024);
   o.base = kp::Base::None;  // on so little data, a correction of the hand-written evaluation cannot generalise yet
   o.lambda = 1;              // nor can the game results be learnt from a few hundred games; the scores can
-  o.epochs = 4;
-  o.batch = 1024;
   o.threads = 2;
   o.seed = 9;
   std::ostringstream log;
@@ -140,14 +146,9 @@ TEST_CASE("training tables alone lowers the validation loss, is deterministic fo
 
 TEST_CASE("the weights written are those of the epoch with the least validation loss") {
   Data& d = data();
-  TrainOptions o;
-  o.train = {d.train};
-  o.validation = d.validation;
-  o.output = (d.dir / "best.bin").string();
+  TrainOptions o = short_run(d, "best.bin", 6, 512);
   o.base = kp::Base::None;
   o.lambda = 1;
-  o.epochs = 6;
-  o.batch = 512;
   o.learning_rate = 20;  // large steps on little data: later epochs fit the training positions only
   o.lr_decay = 1;
   o.scale = 600;
@@ -181,12 +182,8 @@ TEST_CASE("a weight no record touches keeps its value: the decay does not go thr
   for (int k = 0; k < SQ_NB; ++k) start.at(Square(k), never) = 100 * kp::WEIGHT_SCALE;
   const std::string init = (d.dir / "never.bin").string();
   REQUIRE(kp::save_weights(start, init));
-  TrainOptions o;
-  o.train = {d.train};
-  o.output = (d.dir / "never-out.bin").string();
+  TrainOptions o = short_run(d, "never-out.bin", 1, 256);
   o.init = init;
-  o.epochs = 1;
-  o.batch = 256;
   std::ostringstream log;
   REQUIRE(train(o, log));
   auto w = kp::load_weights(o.output);
@@ -224,12 +221,7 @@ TEST_CASE(
   Data& d = data();
   auto validation = read_record_file(d.validation);
   REQUIRE(validation);
-  TrainOptions o;
-  o.train = {d.train};
-  o.validation = d.validation;
-  o.output = (d.dir / "on-hand.bin").string();
-  o.epochs = 2;
-  o.batch = 256;
+  TrainOptions o = short_run(d, "on-hand.bin", 2, 256);
   o.learning_rate = 0.2;
   std::ostringstream log;
   auto s = train(o, log);
