@@ -338,7 +338,11 @@ ExtMove* generate_legal(const Position& pos, ExtMove* list) {
 template <Color Us>
 ExtMove* generate_legal_checks(const Position& pos, ExtMove* list) {
   if (pos.in_check()) return keep_checks(pos, list, generate_legal<Us>(pos, list));  // few moves, drops included
-  const Bitboard target = ~pos.pieces() | pos.pieces(~Us);
+  Bitboard target = ~pos.pieces() | pos.pieces(~Us);
+  // Without a piece that uncovers a slider, a check lands where some piece (as it is or promoted) attacks the king
+  // from: on its lines, next to it, or a knight's jump away.
+  if ((pos.blockers_for_king(~Us) & pos.pieces(Us)).empty())
+    target &= pos.check_squares(DRAGON) | pos.check_squares(HORSE) | pos.check_squares(KNIGHT);
   ExtMove* end = generate_piece_moves<Us, true, true>(pos, list, target, target);
   // A king gives check only by uncovering a slider.
   if (pos.has_king(Us) && pos.blockers_for_king(~Us).test(pos.king_square(Us)))
