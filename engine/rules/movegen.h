@@ -23,7 +23,8 @@ enum GenType {
   NON_EVASIONS_ALL,
   LEGAL,  // every legal move: EVASIONS_ALL or NON_EVASIONS_ALL, generated legal (pins and king steps applied)
   // The LEGAL moves that give check: a mate search's attacker moves. Drops are generated on checking squares only
-  // (with a full hand they would be most of LEGAL), the king only when it uncovers a slider.
+  // (with a full hand they would be most of LEGAL), the king only when it uncovers a slider, and, when no piece of
+  // ours can uncover one, board moves only to squares from which some piece (as it is or promoted) can check.
   LEGAL_CHECKS,
 };
 

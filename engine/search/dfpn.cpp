@@ -51,6 +51,12 @@ Child child_of(const Position& pos, Move m) {
   return c;
 }
 
+// The moves of a node: every legal check for the attacker (non-promotions too, problems need them), every legal
+// reply for the defender (who is in check).
+std::span<const ExtMove> node_moves(const Position& pos, bool or_node, ExtMove* moves) {
+  return {moves, or_node ? generate<LEGAL_CHECKS>(pos, moves) : generate<LEGAL>(pos, moves)};
+}
+
 // A new leaf's numbers from its moves (df-pn+'s initial values): a defender with many replies is hard to prove, an
 // attacker with many checks hard to disprove. A leaf the table does not know would otherwise count as (1, 1), and
 // the search would learn its shape only by expanding it. No move at all settles it: mate, or no check left.
@@ -178,14 +184,12 @@ DfpnSolver::Outcome DfpnSolver::mid(Position& pos, bool or_node, uint32_t thpn, 
     aborted_ = true;
   const uint64_t nodes_before = nodes_;
 
-  // The moves: every legal check for the attacker (non-promotions too, problems need them), every legal reply for
-  // the defender (who is in check).
-  ExtMove moves[MAX_MOVES];
-  const ExtMove* const moves_end = or_node ? generate<LEGAL_CHECKS>(pos, moves) : generate<LEGAL>(pos, moves);
+  ExtMove move_buffer[MAX_MOVES];
+  const std::span<const ExtMove> moves = node_moves(pos, or_node, move_buffer);
   std::vector<Child> children;
-  children.reserve(size_t(moves_end - moves));
-  for (const ExtMove* m = moves; m != moves_end; ++m) {
-    children.push_back(child_of(pos, m->move));
+  children.reserve(moves.size());
+  for (const ExtMove& m : moves) {
+    children.push_back(child_of(pos, m.move));
     // Their entries are read below, after all of them are generated: the memory is on its way by then.
     const char* cluster = reinterpret_cast<const char*>(&cluster_of(children.back().board));
     __builtin_prefetch(cluster);
@@ -311,9 +315,8 @@ Move DfpnSolver::proven_move(Position& pos, bool or_node, bool& mated) {
   int chosen_length = -1;
   mated = false;
   bool any = false;
-  ExtMove moves[MAX_MOVES];
-  const ExtMove* const moves_end = or_node ? generate<LEGAL_CHECKS>(pos, moves) : generate<LEGAL>(pos, moves);
-  for (const ExtMove& m : std::span<const ExtMove>(moves, moves_end)) {
+  ExtMove move_buffer[MAX_MOVES];
+  for (const ExtMove& m : node_moves(pos, or_node, move_buffer)) {
     any = true;
     const Child c = child_of(pos, m.move);
     if (std::find(path_.begin(), path_.end(), c.full) != path_.end()) {
