@@ -19,8 +19,13 @@ namespace {
 
 using namespace tune;  // the tunable constants (search/tune.h)
 
-// df-pn's table for `go mate`.
+// df-pn's tables: `go mate` gets a large one for its single search, the root of every timed search a small one.
 constexpr size_t GO_MATE_TABLE_MB = 64;
+constexpr size_t ROOT_MATE_TABLE_MB = 2;
+// The root's df-pn budget: nodes per millisecond of the optimum time (a few per cent of it), within these bounds.
+constexpr uint64_t ROOT_MATE_NODES_PER_MS = 10;  // df-pn runs about 400 nodes a millisecond: 2.5 % of the time
+constexpr uint64_t ROOT_MATE_MIN_NODES = 300;
+constexpr uint64_t ROOT_MATE_MAX_NODES = 200000;
 
 int REDUCTIONS[MAX_MOVES];
 
@@ -146,6 +151,11 @@ void Worker::main_search() {
     return;
   }
 
+  // A mate the alpha-beta search prunes past is still played: df-pn at the root first, within a budget, when the
+  // clock rules the search (fixed depths and node counts stay reproducible) over every root move.
+  const MateResult root_mate =
+      sh.time.enabled() && sh.limits.search_moves.empty() ? root_mate_search() : MateResult{};
+
   sh.threads.start_helpers();
   iterative_deepening();
   wait_for_release();
@@ -164,9 +174,27 @@ void Worker::main_search() {
   if (best != this) best->report(best->completed_depth_, elapsed_ms(search_start_));
 
   const RootMove& rm = best->root_moves_[0];
-  const Value score = rm.score == -VALUE_INFINITE ? rm.previous_score : rm.score;
+  Value score = rm.score == -VALUE_INFINITE ? rm.previous_score : rm.score;
   Move bestmove = rm.pv[0];
   Move pondermove = rm.pv.size() > 1 ? rm.pv[1] : best->ponder_move(best->root_moves_[0]);
+  if (root_mate.status == MateResult::Status::Mate && score < VALUE_MATE_IN_MAX_PLY) {
+    // The search did not see the mate df-pn proved: play it, and say so as a search would.
+    score = mate_in(int(root_mate.pv.size()));
+    bestmove = root_mate.pv[0];
+    pondermove = root_mate.pv.size() > 1 ? root_mate.pv[1] : MOVE_NONE;
+    if (sh.callbacks.on_info) {
+      InfoFull info;
+      info.depth = std::max(1, completed_depth_);
+      info.sel_depth = int(root_mate.pv.size());
+      info.score = score;
+      info.nodes = sh.threads.nodes_searched();
+      info.time = elapsed_ms(search_start_);
+      info.nps = info.nodes * 1000 / uint64_t(std::max<Milliseconds>(1, info.time));
+      info.hashfull = sh.tt.hashfull();
+      info.pv = root_mate.pv;
+      sh.callbacks.on_info(info);
+    }
+  }
   if (score != -VALUE_INFINITE && score <= -sh.options.resign_value) {
     bestmove = MOVE_RESIGN;
     pondermove = MOVE_NONE;
@@ -212,6 +240,16 @@ void Worker::run_mate_search() {
                                  : r.status == MateResult::Status::NoMate ? CheckmateStatus::NoMate
                                                                           : CheckmateStatus::Timeout;
   if (sh.callbacks.on_checkmate) sh.callbacks.on_checkmate(status, r.pv);
+}
+
+MateResult Worker::root_mate_search() {
+  SharedState& sh = shared_;
+  // A few per cent of the move's time: about ROOT_MATE_NODES_PER_MS df-pn nodes a millisecond of the optimum.
+  const uint64_t budget = std::clamp<uint64_t>(uint64_t(std::max<Milliseconds>(0, sh.time.optimum())) *
+                                                   ROOT_MATE_NODES_PER_MS,
+                                               ROOT_MATE_MIN_NODES, ROOT_MATE_MAX_NODES);
+  if (!root_mate_) root_mate_ = std::make_unique<DfpnSolver>(ROOT_MATE_TABLE_MB);
+  return root_mate_->solve(root_pos_, budget, sh.stop, MAX_PLY - 10);
 }
 
 void Worker::update_accumulator(const kp::Weights& w, const Position& pos, Stack* ss) {

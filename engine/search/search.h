@@ -150,6 +150,8 @@ class Worker {
   Move ponder_move(const RootMove& rm);
   bool proven_mate(const RootMove& rm) const;
   void run_mate_search();
+  // df-pn on the root position within a node budget taken from the move's time.
+  MateResult root_mate_search();
 
   SharedState& shared_;
   const size_t id_;
@@ -166,7 +168,8 @@ class Worker {
   std::atomic<uint64_t> nodes_{0};
   ButterflyHistory history_;
   CounterMoves counter_moves_;
-  std::unique_ptr<DfpnSolver> go_mate_;  // the main thread's, made at its first `go mate`
+  // The main thread's df-pn solvers, each made at its first use: for the root of timed searches, for `go mate`.
+  std::unique_ptr<DfpnSolver> root_mate_, go_mate_;
 };
 
 // Reduction table used by late-move reductions, filled once.

@@ -241,6 +241,24 @@ TEST_CASE("the shortest mate is reported when a longer one is found first") {
   CHECK(mates_in(sfen, r.best, 5));
 }
 
+TEST_CASE("a long mate the search prunes past is played: df-pn at the root of a timed search") {
+  // Shogi Zuko #11 (1755), 49 plies: alpha-beta alone at one second a move (generation 2 weights) scores it -834
+  // and plays 8b8a+; df-pn proves the mate in a few thousand nodes.
+  const std::string sfen = "r+b2n4/1Pk1p4/pp1sG4/N1+s1+p4/2P1+R4/+pB1LN4/9/9/9 b SN3gs3l11p 1";
+  Engine engine;
+  engine.ready();
+  const Result r = run(engine, sfen, byoyomi_only(1000));
+  CHECK(to_usi(r.best) == "6f6c+");
+  REQUIRE(r.last_score != VALUE_NONE);
+  CHECK(r.last_score >= VALUE_MATE_IN_MAX_PLY);
+
+  // Fixed depths stay as they were: no df-pn, no mate seen.
+  SearchLimits depth;
+  depth.depth = 6;
+  const Result d = run(engine, sfen, depth);
+  CHECK(d.last_score < VALUE_MATE_IN_MAX_PLY);
+}
+
 TEST_CASE("go mate: a 21-ply tsume proven by df-pn, and nomate where no check mates") {
   Engine engine;
   engine.ready();
