@@ -153,8 +153,16 @@ void Worker::main_search() {
 
   // A mate the alpha-beta search prunes past is still played: df-pn at the root first, within a budget, when the
   // clock rules the search (fixed depths and node counts stay reproducible) over every root move.
+  // ponderhit rewrites the time allocation under the wake mutex: read it under the same lock.
+  bool timed;
+  Milliseconds optimum;
+  {
+    std::lock_guard lock(sh.wake_mutex);
+    timed = sh.time.enabled();
+    optimum = sh.time.optimum();
+  }
   const MateResult root_mate =
-      sh.time.enabled() && sh.limits.search_moves.empty() ? root_mate_search() : MateResult{};
+      timed && sh.limits.search_moves.empty() ? root_mate_search(optimum) : MateResult{};
 
   sh.threads.start_helpers();
   iterative_deepening();
@@ -242,11 +250,10 @@ void Worker::run_mate_search() {
   if (sh.callbacks.on_checkmate) sh.callbacks.on_checkmate(status, r.pv);
 }
 
-MateResult Worker::root_mate_search() {
+MateResult Worker::root_mate_search(Milliseconds optimum) {
   SharedState& sh = shared_;
   // A few per cent of the move's time: about ROOT_MATE_NODES_PER_MS df-pn nodes a millisecond of the optimum.
-  const uint64_t budget = std::clamp<uint64_t>(uint64_t(std::max<Milliseconds>(0, sh.time.optimum())) *
-                                                   ROOT_MATE_NODES_PER_MS,
+  const uint64_t budget = std::clamp<uint64_t>(uint64_t(std::max<Milliseconds>(0, optimum)) * ROOT_MATE_NODES_PER_MS,
                                                ROOT_MATE_MIN_NODES, ROOT_MATE_MAX_NODES);
   if (!root_mate_) root_mate_ = std::make_unique<DfpnSolver>(ROOT_MATE_TABLE_MB);
   return root_mate_->solve(root_pos_, budget, sh.stop, MAX_PLY - 10);

@@ -150,8 +150,8 @@ class Worker {
   Move ponder_move(const RootMove& rm);
   bool proven_mate(const RootMove& rm) const;
   void run_mate_search();
-  // df-pn on the root position within a node budget taken from the move's time.
-  MateResult root_mate_search();
+  // df-pn on the root position within a node budget taken from the move's optimum time.
+  MateResult root_mate_search(Milliseconds optimum);
 
   SharedState& shared_;
   const size_t id_;

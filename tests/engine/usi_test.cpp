@@ -277,6 +277,20 @@ TEST_CASE("usi: ponder waits for ponderhit, then the clock runs from ponderhit; 
   CHECK(s.count("bestmove") == 2);
 }
 
+TEST_CASE("usi: ponderhit while the search starts reads no clock state unlocked (a ThreadSanitizer case)") {
+  // ponderhit rewrites the time allocation under the wake mutex while the search runs; the search must read it
+  // under the same mutex. Nothing else here orders the two threads (no output is read before ponderhit), so a
+  // ThreadSanitizer build reports a race when the search reads the allocation bare, as the root's df-pn once did.
+  Session s;
+  s.send("isready");
+  s.send("position startpos");
+  s.send("go ponder btime 2000 wtime 2000 byoyomi 500");
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  s.send("ponderhit");
+  s.wait();
+  CHECK(s.count("bestmove") == 1);
+}
+
 TEST_CASE("usi: bestmove resign when mated, bestmove win when the declaration holds, MultiPV lines") {
   Session s;
   // Black to move has no legal move: mated.
