@@ -191,14 +191,10 @@ void Worker::main_search() {
     bestmove = root_mate.pv[0];
     pondermove = root_mate.pv.size() > 1 ? root_mate.pv[1] : MOVE_NONE;
     if (sh.callbacks.on_info) {
-      InfoFull info;
+      InfoFull info = info_base(elapsed_ms(search_start_));
       info.depth = std::max(1, completed_depth_);
       info.sel_depth = int(root_mate.pv.size());
       info.score = score;
-      info.nodes = sh.threads.nodes_searched();
-      info.time = elapsed_ms(search_start_);
-      info.nps = info.nodes * 1000 / uint64_t(std::max<Milliseconds>(1, info.time));
-      info.hashfull = sh.tt.hashfull();
       info.pv = root_mate.pv;
       sh.callbacks.on_info(info);
     }
@@ -284,26 +280,32 @@ Value Worker::static_eval(const Position& pos, Stack* ss) {
   return evaluate_learned(*weights_, pos, ss->acc);
 }
 
+InfoFull Worker::info_base(Milliseconds elapsed) const {
+  InfoFull info;
+  info.nodes = shared_.threads.nodes_searched();
+  info.time = elapsed;
+  info.nps = info.nodes * 1000 / uint64_t(std::max<Milliseconds>(1, elapsed));
+  info.hashfull = shared_.tt.hashfull();
+  return info;
+}
+
 void Worker::report(int depth, Milliseconds elapsed) const {
   if (!shared_.callbacks.on_info) return;
-  const uint64_t nodes = shared_.threads.nodes_searched();
+  // One count of the nodes for every line, so that the multipv lines agree.
+  const InfoFull base = info_base(elapsed);
   for (size_t i = 0; i < multi_pv_ && i < root_moves_.size(); ++i) {
     const RootMove& rm = root_moves_[i];
     const bool updated = rm.score != -VALUE_INFINITE;
     if (depth == 1 && !updated && i > 0) continue;
     const Value v = updated ? rm.display_score : rm.previous_score;
     if (v == -VALUE_INFINITE) continue;
-    InfoFull info;
+    InfoFull info = base;
     info.depth = updated ? depth : std::max(1, depth - 1);
     info.sel_depth = rm.sel_depth;
     info.multipv = int(i) + 1;
     info.score = v;
     info.lowerbound = i == pv_idx_ && updated && rm.lowerbound;
     info.upperbound = i == pv_idx_ && updated && rm.upperbound;
-    info.nodes = nodes;
-    info.time = elapsed;
-    info.nps = nodes * 1000 / uint64_t(std::max<Milliseconds>(1, elapsed));
-    info.hashfull = shared_.tt.hashfull();
     info.pv = rm.pv;
     shared_.callbacks.on_info(info);
   }

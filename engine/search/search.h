@@ -146,6 +146,8 @@ class Worker {
   void update_quiet_stats(Stack* ss, Move move, int bonus);
   void update_all_stats(Stack* ss, Move best, Depth depth, const Move* quiets, int quiet_count);
   void check_limits();
+  // An info line's nodes, time, nps and hashfull as of now: what every line the search sends shares.
+  InfoFull info_base(Milliseconds elapsed) const;
   void report(int depth, Milliseconds elapsed) const;
   Move ponder_move(const RootMove& rm);
   bool proven_mate(const RootMove& rm) const;
