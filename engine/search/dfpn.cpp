@@ -161,6 +161,7 @@ MateResult DfpnSolver::solve(Position& pos, uint64_t max_nodes, const std::atomi
   depth_limited_ = false;
   attacker_ = pos.side_to_move();
   path_.clear();
+  add_thrice_seen_positions(pos);
   path_.push_back(pos.key());
 
   MateResult result;
@@ -176,6 +177,19 @@ MateResult DfpnSolver::solve(Position& pos, uint64_t max_nodes, const std::atomi
     result.status = MateResult::Status::NoMate;
   }
   return result;
+}
+
+void DfpnSolver::add_thrice_seen_positions(const Position& pos) {
+  std::vector<Key> seen;
+  const StateInfo* st = pos.state();
+  for (int i = 0; st && i <= pos.state()->plies_from_null; ++i, st = st->previous) seen.push_back(st->key());
+  std::sort(seen.begin(), seen.end());
+  for (size_t i = 0; i < seen.size();) {
+    size_t j = i;
+    while (j < seen.size() && seen[j] == seen[i]) ++j;
+    if (j - i >= 3) path_.push_back(seen[i]);
+    i = j;
+  }
 }
 
 DfpnSolver::Outcome DfpnSolver::mid(Position& pos, bool or_node, uint32_t thpn, uint32_t thdn, int ply) {

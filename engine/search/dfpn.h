@@ -9,7 +9,8 @@
 // Shogi specifics: a position's entry is found by its board, and a proof is reused for the same board when the
 // attacker holds at least as much in hand and the defender at most as much (a disproof the other way round), which
 // merges the many orders of drops. A repetition is no mate (the attacker checks every move, so a cycle is his
-// perpetual check), and a line longer than the length limit is no mate; neither is stored, as both depend on the path.
+// perpetual check), nor is a line through a position the game had already seen three times before the root (its
+// fourth occurrence is sennichite), nor a line longer than the length limit; none is stored, as all depend on the path.
 
 #include <atomic>
 #include <cstdint>
@@ -88,7 +89,11 @@ class DfpnSolver {
   const std::atomic<bool>* stop_ = nullptr;
   bool aborted_ = false;
   bool depth_limited_ = false;  // some line was cut at max_plies: a disproof is then no proof of "no mate"
-  std::vector<Key> path_;       // the positions from the root to the node searched, for repetitions
+  // The game's positions seen three times before the root: a line reaching one again ends in sennichite (its fourth
+  // occurrence), not in mate, so they open the path below the root and count as repetitions.
+  void add_thrice_seen_positions(const Position& pos);
+
+  std::vector<Key> path_;       // those positions, then the root to the node searched, for repetitions
 };
 
 }  // namespace shogi

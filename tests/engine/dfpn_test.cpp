@@ -132,6 +132,36 @@ TEST_CASE("df-pn keeps its table between solves without mixing them up") {
   }
 }
 
+TEST_CASE("df-pn plays no mate through a position the game has seen three times") {
+  // The start position R (black to move, K 1a, rook 2e, silver in hand: S*1b mates) comes back twice by shuffling
+  // the silvers; then 2e5e 1a2a. From there 5e2e 2a1a S*1b mates by checks alone, but 2a1a makes R's fourth
+  // occurrence: sennichite ends the game first, and no other line of checks mates.
+  const std::string start = "6l1k/s5p2/8P/9/7R1/9/9/S8/9 b S 1";
+  const std::string after_moves = "6lk1/s5p2/8P/9/4R4/9/9/S8/9 b S";
+  const std::string after = after_moves + " 1";  // the same position without the history
+  DfpnSolver solver(1);
+  const Solved fresh = solve(solver, after);
+  REQUIRE(fresh.result.status == MateResult::Status::Mate);
+  CHECK(line_text(fresh.result.pv) == "5e2e 2a1a S*1b ");
+
+  Position pos;
+  std::deque<StateInfo> states(1);
+  REQUIRE(pos.set(start, &states.back()).has_value());
+  for (const char* text : {"9h8i", "9b8a", "8i9h", "8a9b", "9h8i", "9b8a", "8i9h", "8a9b", "2e5e", "1a2a"}) {
+    const auto m = parse_usi_move(pos, text);
+    REQUIRE(m.has_value());
+    states.emplace_back();
+    pos.do_move(*m, states.back());
+  }
+  REQUIRE(pos.sfen() == after_moves + " 11");
+  std::atomic<bool> stop{false};
+  const MateResult r = solver.solve(pos, 1'000'000, stop);
+  INFO("line: " << line_text(r.pv));
+  CHECK(r.status == MateResult::Status::NoMate);
+  // Taken back: the same position with a history of one occurrence of R is mate again (nothing stale in the table).
+  CHECK(solve(solver, after).result.status == MateResult::Status::Mate);
+}
+
 TEST_CASE("slow: the long mates of tests/engine/long_mates.tsv, each within 8 million nodes") {
   const char* slow = std::getenv("SHOGI_ARENA_SLOW_TESTS");
   if (!slow || std::string(slow) != "1") {
