@@ -158,7 +158,7 @@ TEST_CASE("df-pn plays no mate through a position the game has seen three times"
   const MateResult r = solver.solve(pos, 1'000'000, stop);
   INFO("line: " << line_text(r.pv));
   CHECK(r.status == MateResult::Status::NoMate);
-  // Taken back: the same position with a history of one occurrence of R is mate again (nothing stale in the table).
+  // The same position without the history is mate again for the same solver: nothing of this solve stays behind.
   CHECK(solve(solver, after).result.status == MateResult::Status::Mate);
 }
 
