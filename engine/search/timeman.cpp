@@ -7,7 +7,9 @@
 
 namespace shogi {
 
-int expected_moves_to_go(int game_ply) { return std::clamp(tune::TmMovesToGo - game_ply / 5, 20, tune::TmMovesToGo); }
+int expected_moves_to_go(int game_ply) {
+  return std::clamp(tune::TmMovesToGo - game_ply / 5, tune::TmMovesToGoMin, tune::TmMovesToGo);
+}
 
 namespace {
 
@@ -60,7 +62,8 @@ void TimeManager::init(const SearchLimits& limits, Color us, int game_ply, const
     hard = std::max<Milliseconds>(0, remaining + inc - std::max(d1, d2));
     // Budget the remaining time plus the increments still to come over the expected moves.
     opt = (remaining + (mtg - 1) * inc) / mtg * slow / 100 - d1;
-    max = std::min({hard, remaining / tune::TmMaxDivisor + inc - d1, std::max<Milliseconds>(opt, 0) * 5});
+    max =
+        std::min({hard, remaining / tune::TmMaxDivisor + inc - d1, std::max<Milliseconds>(opt, 0) * tune::TmMaxScale});
   } else {
     // Sudden death: a reserve kept back that is a growing fraction of a shrinking clock, so that per-move
     // overheads never exhaust it; with almost nothing left, move at once.
@@ -68,7 +71,7 @@ void TimeManager::init(const SearchLimits& limits, Color us, int game_ply, const
         std::min<Milliseconds>(remaining / 2, Milliseconds(std::sqrt(double(remaining) * 300.0)));
     hard = std::max<Milliseconds>(0, remaining - d1 - reserve);
     opt = hard / mtg * slow / 100;
-    max = std::min(hard / tune::TmMaxDivisor, opt * 5);
+    max = std::min(hard / tune::TmMaxDivisor, opt * tune::TmMaxScale);
   }
 
   // The minimum thinking time gives way on a nearly empty clock, where moving at once is what saves the game.
@@ -90,7 +93,7 @@ bool TimeManager::stop_after_iteration(const IterationReport& r) const {
   // timer stops the search at the deadline and a partly searched iteration costs nothing.
   if (use_full_time_) return false;
   // Otherwise never start an iteration that cannot finish before the hard limit.
-  const double next = double(r.last_iteration_time) * std::clamp(r.branching_factor, 1.0, 8.0);
+  const double next = double(r.last_iteration_time) * std::clamp(r.branching_factor, 1.0, tune::TmBranchingMax / 10.0);
   if (double(r.elapsed) + next > double(maximum_)) return true;
 
   // A falling score, an unstable best move or a fail-low ask for more time; a long-stable best move for less.

@@ -56,11 +56,16 @@
   /* Aspiration window: AspirationDelta + |previous score| / 64. Quiescence futility: stand pat + QsFutility. */     \
   X(AspirationDelta, 20, 8, 40, 2)                                                                                     \
   X(QsFutility, 150, 50, 300, 12)                                                                                      \
-  /* Time: TmMovesToGo - ply/5 moves expected (at least 20); at most remaining / TmMaxDivisor a move; the */         \
-  /* optimum grows by falling score (/TmFalling cp), best-move changes (TmInstability/100 each), a fail-low */       \
-  /* (TmFailLow/100), and shrinks after 3, 5 and 8 stable iterations (TmStable3, 5, 8 hundredths). */               \
+  /* Time: TmMovesToGo - ply/5 moves expected (at least TmMovesToGoMin); at most remaining / TmMaxDivisor and */       \
+  /* TmMaxScale optimums a move; no iteration started that the last one's time times the branching factor (at */       \
+  /* most TmBranchingMax/10) would carry past the maximum; the optimum grows by falling score (/TmFalling cp), */      \
+  /* best-move changes (TmInstability/100 each), a fail-low (TmFailLow/100), and shrinks after 3, 5 and 8 */           \
+  /* stable iterations (TmStable3, 5, 8 hundredths). */                                                                \
   X(TmMovesToGo, 45, 30, 80, 3)                                                                                        \
+  X(TmMovesToGoMin, 20, 8, 30, 1)                                                                                      \
   X(TmMaxDivisor, 8, 4, 16, 1)                                                                                         \
+  X(TmMaxScale, 5, 3, 10, 1)                                                                                           \
+  X(TmBranchingMax, 80, 20, 120, 5)                                                                                    \
   X(TmFalling, 200, 100, 400, 15)                                                                                      \
   X(TmInstability, 150, 50, 300, 12)                                                                                   \
   X(TmFailLow, 150, 100, 250, 8)                                                                                       \
