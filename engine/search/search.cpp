@@ -161,10 +161,10 @@ void Worker::main_search() {
     timed = sh.time.enabled();
     optimum = sh.time.optimum();
   }
+  // The helpers search meanwhile: df-pn keeps its own table and leaves the shared one to them.
+  sh.threads.start_helpers();
   const MateResult root_mate =
       timed && sh.limits.search_moves.empty() ? root_mate_search(optimum) : MateResult{};
-
-  sh.threads.start_helpers();
   iterative_deepening();
   wait_for_release();
   sh.stop = true;
@@ -192,7 +192,7 @@ void Worker::main_search() {
     pondermove = root_mate.pv.size() > 1 ? root_mate.pv[1] : MOVE_NONE;
     if (sh.callbacks.on_info) {
       InfoFull info = info_base(elapsed_ms(search_start_));
-      info.depth = std::max(1, completed_depth_);
+      info.depth = std::max(1, best->completed_depth_);
       info.sel_depth = int(root_mate.pv.size());
       info.score = score;
       info.pv = root_mate.pv;
