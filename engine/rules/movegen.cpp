@@ -329,6 +329,25 @@ ExtMove* generate_for_side(const Position& pos, ExtMove* list) {
                                      : generate_all<WHITE, Type, All>(pos, list);
 }
 
+// QUIETS filtered by gives_check, in the same order, without generating the quiet moves that cannot check: board
+// moves and drops go only to squares from which some piece (as it is or promoted) attacks the enemy king, unless a
+// piece of ours uncovers a slider, and the king only when it does. A full hand would otherwise make most of QUIETS
+// drops that are generated, tested and thrown away, at every node that looks for checks.
+template <Color Us>
+ExtMove* generate_quiet_checks(const Position& pos, ExtMove* list) {
+  if (!pos.has_king(~Us)) return list;
+  const Bitboard empty = ~pos.pieces();
+  const Bitboard zone = bb::PROMOTION_ZONE_BB[Us];
+  const Bitboard reach = pos.check_squares(DRAGON) | pos.check_squares(HORSE) | pos.check_squares(KNIGHT);
+  const Bitboard discoverers = pos.blockers_for_king(~Us) & pos.pieces(Us);
+  const Bitboard board_target = discoverers.empty() ? empty & reach : empty;
+  ExtMove* end = generate_piece_moves<Us, false, false>(pos, list, board_target, board_target.andnot(zone));
+  end = generate_pawn_nonpromotion_checks<Us>(pos, end, board_target & zone);
+  if (pos.has_king(Us) && discoverers.test(pos.king_square(Us))) end = generate_king_moves<Us, false>(pos, end, empty);
+  end = generate_drops<Us>(pos, end, empty & reach);
+  return keep_checks(pos, list, end);
+}
+
 template <Color Us>
 ExtMove* generate_legal(const Position& pos, ExtMove* list) {
   return pos.in_check() ? generate_all<Us, EVASIONS, true, true>(pos, list)
@@ -379,7 +398,8 @@ ExtMove* generate<EVASIONS_ALL>(const Position& pos, ExtMove* list) {
 
 template <>
 ExtMove* generate<QUIET_CHECKS>(const Position& pos, ExtMove* list) {
-  return keep_checks(pos, list, generate<QUIETS>(pos, list));
+  return pos.side_to_move() == BLACK ? generate_quiet_checks<BLACK>(pos, list)
+                                     : generate_quiet_checks<WHITE>(pos, list);
 }
 
 // Legal by construction: pinned pieces keep to their line, the king steps only where it is not attacked, and drops

@@ -13,7 +13,7 @@ namespace shogi {
 enum GenType {
   CAPTURES,      // captures, and pawn promotions that capture nothing (quiescence search)
   QUIETS,        // everything NON_EVASIONS has that CAPTURES does not
-  QUIET_CHECKS,  // the QUIETS that give check
+  QUIET_CHECKS,  // the QUIETS that give check, in QUIETS' order
   EVASIONS,      // moves out of check, the side to move must be in check
   NON_EVASIONS,  // CAPTURES + QUIETS, the side to move must not be in check
   // The five above leave out the non-promotions that a promotion dominates (pawn, bishop and rook moves that could
