@@ -588,6 +588,7 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
       while ((move = mp.next_move()) != MOVE_NONE) {
         if (move == excluded || !pos.legal(move)) continue;
         ss->current_move = move;
+        sh.tt.prefetch(pos.key_after(move));
         pos.do_move(move, st);
         Value v = -qsearch<NonPV>(pos, ss + 1, -probcut_beta, -probcut_beta + 1);
         if (v >= probcut_beta) v = -search<NonPV>(pos, ss + 1, -probcut_beta, -probcut_beta + 1, depth - 4, !cut_node);
@@ -701,6 +702,7 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
     // Step 14: make the move.
     ss->current_move = move;
     ss->capture = capture;
+    sh.tt.prefetch(pos.key_after(move));  // the child's entry, fetched from memory while the move is made
     pos.do_move(move, st, gives_check);
 
     // Step 15: late-move reductions, adjusted by history; then PVS.
@@ -862,6 +864,7 @@ Value Worker::qsearch(Position& pos, Stack* ss, Value alpha, Value beta, Depth d
     }
 
     ss->current_move = move;
+    sh.tt.prefetch(pos.key_after(move));
     pos.do_move(move, st, gives_check);
     const Value value = -qsearch<Nt>(pos, ss + 1, -beta, -alpha, depth - 1);
     pos.undo_move(move);
