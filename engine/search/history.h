@@ -1,5 +1,6 @@
 #pragma once
 // Move-ordering statistics learnt during the search: butterfly history (by side, origin or dropped piece, and
+// destination), continuation history (by an earlier move of the line and this one, each as its piece and
 // destination) and counter-moves (the reply that refuted a move, by the moved piece and its destination).
 
 #include <algorithm>
@@ -20,19 +21,42 @@ constexpr int HISTORY_MAX = 7183;
 // Bonus for a move that caused a cut-off at `depth`; the malus for the moves tried before it is its negation.
 constexpr int stat_bonus(int depth) { return std::min(16 * depth * depth + 110 * depth - 100, 1700); }
 
+// Gravity update: the entry moves toward +-HISTORY_MAX and saturates there instead of overflowing.
+inline void update_history_entry(int16_t& e, int bonus) {
+  const int b = std::clamp(bonus, -HISTORY_MAX, HISTORY_MAX);
+  e = int16_t(e + b - e * std::abs(b) / HISTORY_MAX);
+}
+
 class ButterflyHistory {
  public:
   void clear() { std::memset(table_, 0, sizeof(table_)); }
   int get(Color c, Move m) const { return table_[c][from_index(m)][to_sq(m)]; }
-  // Gravity update: the entry moves toward +-HISTORY_MAX and saturates there instead of overflowing.
-  void update(Color c, Move m, int bonus) {
-    int16_t& e = table_[c][from_index(m)][to_sq(m)];
-    const int b = std::clamp(bonus, -HISTORY_MAX, HISTORY_MAX);
-    e = int16_t(e + b - e * std::abs(b) / HISTORY_MAX);
-  }
+  void update(Color c, Move m, int bonus) { update_history_entry(table_[c][from_index(m)][to_sq(m)], bonus); }
 
  private:
   int16_t table_[COLOR_NB][FROM_NB][SQ_NB] = {};
+};
+
+// How the moves that follow one earlier move did, by the piece each puts on its destination (a drop and a board
+// move of the same piece to the same square share an entry; a promotion counts as the promoted piece).
+class PieceToHistory {
+ public:
+  int get(Move m) const { return table_[moved_piece_after(m)][to_sq(m)]; }
+  void update(Move m, int bonus) { update_history_entry(table_[moved_piece_after(m)][to_sq(m)], bonus); }
+
+ private:
+  int16_t table_[PIECE_NB][SQ_NB];
+};
+
+// A PieceToHistory for every earlier move, by its piece and destination: 13 MB, so a worker holds it on the heap.
+class ContinuationHistory {
+ public:
+  void clear() { std::memset(table_, 0, sizeof(table_)); }
+  // The statistics of the moves played after `previous`, which must be a real move (not null or none).
+  PieceToHistory* after(Move previous) { return &table_[moved_piece_after(previous)][to_sq(previous)]; }
+
+ private:
+  PieceToHistory table_[PIECE_NB][SQ_NB];
 };
 
 class CounterMoves {

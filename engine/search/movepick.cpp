@@ -36,8 +36,8 @@ int mvv_lva(const Position& pos, Move m) {
 }  // namespace
 
 MovePicker::MovePicker(const Position& pos, Move tt_move, Depth depth, const ButterflyHistory* history,
-                       const Move* killers, Move counter_move)
-    : pos_(pos), history_(history), tt_move_(tt_move), depth_(depth) {
+                       const Continuations& continuations, const Move* killers, Move counter_move)
+    : pos_(pos), history_(history), continuations_(continuations), tt_move_(tt_move), depth_(depth) {
   refutations_[0].move = killers[0];
   refutations_[1].move = killers[1];
   refutations_[2].move = counter_move;
@@ -64,13 +64,16 @@ template <GenType Type>
 void MovePicker::score() {
   const Color us = pos_.side_to_move();
   for (ExtMove* m = cur_; m != end_; ++m) {
-    if constexpr (Type == CAPTURES)
+    if constexpr (Type == CAPTURES) {
       m->value = mvv_lva(pos_, m->move);
-    else if constexpr (Type == QUIETS)
+    } else if constexpr (Type == QUIETS) {
       m->value = history_ ? history_->get(us, m->move) : 0;
-    else  // EVASIONS
+      for (const PieceToHistory* c : continuations_)
+        if (c) m->value += c->get(m->move);
+    } else {  // EVASIONS
       m->value = pos_.is_capture(m->move) ? (1 << 28) + mvv_lva(pos_, m->move)
                                           : (history_ ? history_->get(us, m->move) : 0);
+    }
   }
 }
 

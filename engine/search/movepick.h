@@ -1,8 +1,11 @@
 #pragma once
 // Staged move ordering: the hash move, good captures (MVV-LVA, kept only if SEE >= 0), killers, the counter-move,
-// quiets by history, and the losing captures last. Separate stage sequences serve evasions, quiescence search
-// (captures, then quiet checks at its first ply) and ProbCut (captures beating a SEE threshold).
+// quiets by history (butterfly plus the continuation histories of the line's earlier moves), and the losing
+// captures last. Separate stage sequences serve evasions, quiescence search (captures, then quiet checks at its
+// first ply) and ProbCut (captures beating a SEE threshold).
 // Moves come out pseudo-legal; the caller tests Position::legal.
+
+#include <array>
 
 #include "rules/movegen.h"
 #include "rules/position.h"
@@ -13,9 +16,13 @@ namespace shogi {
 
 class MovePicker {
  public:
+  // The continuation histories a main-search picker adds to the butterfly history: after the moves one, two and
+  // four plies back, each nullptr when there is none (before the root, a null move).
+  using Continuations = std::array<const PieceToHistory*, 3>;
+
   // Main search.
-  MovePicker(const Position& pos, Move tt_move, Depth depth, const ButterflyHistory* history, const Move* killers,
-             Move counter_move);
+  MovePicker(const Position& pos, Move tt_move, Depth depth, const ButterflyHistory* history,
+             const Continuations& continuations, const Move* killers, Move counter_move);
   // Quiescence search: evasions when in check, else captures and, at depth DEPTH_QS_CHECKS, quiet checks.
   MovePicker(const Position& pos, Move tt_move, Depth depth, const ButterflyHistory* history);
   // ProbCut: captures whose SEE reaches the threshold.
@@ -36,6 +43,7 @@ class MovePicker {
 
   const Position& pos_;
   const ButterflyHistory* history_ = nullptr;
+  Continuations continuations_ = {};
   Move tt_move_;
   ExtMove refutations_[3] = {};
   ExtMove *cur_ = nullptr, *end_ = nullptr, *end_bad_captures_ = nullptr;

@@ -68,6 +68,7 @@ Worker::Worker(SharedState& shared, size_t id) : shared_(shared), id_(id) { clea
 
 void Worker::clear_history() {
   history_.clear();
+  continuation_history_->clear();
   counter_moves_.clear();
 }
 
@@ -431,7 +432,13 @@ void Worker::update_quiet_stats(Stack* ss, Move move, int bonus) {
   }
   // Null moves count as plies too, so the side to move follows from the ply's parity.
   history_.update(Color(root_color_ ^ (ss->ply & 1)), move, bonus);
+  update_continuation_histories(ss, move, bonus);
   if (is_ok((ss - 1)->current_move)) counter_moves_.set((ss - 1)->current_move, move);
+}
+
+void Worker::update_continuation_histories(Stack* ss, Move move, int bonus) {
+  for (int back : {1, 2, 4})
+    if (PieceToHistory* c = (ss - back)->continuation) c->update(move, bonus);
 }
 
 void Worker::update_all_stats(Stack* ss, Move best, Depth depth, const Move* quiets, int quiet_count) {
@@ -439,7 +446,10 @@ void Worker::update_all_stats(Stack* ss, Move best, Depth depth, const Move* qui
   const Color us = Color(root_color_ ^ (ss->ply & 1));
   update_quiet_stats(ss, best, bonus);
   for (int i = 0; i < quiet_count; ++i)
-    if (quiets[i] != best) history_.update(us, quiets[i], -bonus);
+    if (quiets[i] != best) {
+      history_.update(us, quiets[i], -bonus);
+      update_continuation_histories(ss, quiets[i], -bonus);
+    }
 }
 
 template <Worker::NodeType Nt>
@@ -566,6 +576,7 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
         ss->ply >= nmp_min_ply_ && beta > VALUE_MATED_IN_MAX_PLY && beta < VALUE_MATE_IN_MAX_PLY) {
       const Depth r = tune::NmpBase + depth / tune::NmpDepthDivisor + std::min((eval - beta) / tune::NmpEvalDivisor, 3);
       ss->current_move = MOVE_NULL;
+      ss->continuation = nullptr;
       pos.do_null_move(st);
       Value null_value = -search<NonPV>(pos, ss + 1, -beta, -beta + 1, depth - r, !cut_node);
       pos.undo_null_move();
@@ -588,6 +599,7 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
       while ((move = mp.next_move()) != MOVE_NONE) {
         if (move == excluded || !pos.legal(move)) continue;
         ss->current_move = move;
+        ss->continuation = continuation_history_->after(move);
         sh.tt.prefetch(pos.key_after(move));
         pos.do_move(move, st);
         Value v = -qsearch<NonPV>(pos, ss + 1, -probcut_beta, -probcut_beta + 1);
@@ -627,7 +639,9 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
   // Step 11: the move loop.
   const Move killers[2] = {ss->killers[0], ss->killers[1]};
   const Move counter = counter_moves_.get(prev_move);
-  MovePicker mp(pos, tt_move, depth, &history_, killers, counter);
+  const MovePicker::Continuations continuations = {(ss - 1)->continuation, (ss - 2)->continuation,
+                                                   (ss - 4)->continuation};
+  MovePicker mp(pos, tt_move, depth, &history_, continuations, killers, counter);
   Value best_value = -VALUE_INFINITE, value = -VALUE_INFINITE;
   Move best_move = MOVE_NONE;
   int move_count = 0;
@@ -701,6 +715,7 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
 
     // Step 14: make the move.
     ss->current_move = move;
+    ss->continuation = continuation_history_->after(move);
     ss->capture = capture;
     sh.tt.prefetch(pos.key_after(move));  // the child's entry, fetched from memory while the move is made
     pos.do_move(move, st, gives_check);

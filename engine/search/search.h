@@ -120,6 +120,8 @@ class Worker {
     Move* pv = nullptr;
     int ply = 0;
     Move current_move = MOVE_NONE;
+    // The statistics of the moves after current_move; nullptr before the root and after a null move.
+    PieceToHistory* continuation = nullptr;
     Move excluded_move = MOVE_NONE;
     Move killers[2] = {MOVE_NONE, MOVE_NONE};
     Value static_eval = VALUE_NONE;
@@ -144,6 +146,7 @@ class Worker {
   Value draw_value() const;
   int extension_limit_scale(bool pv_node, int ply) const;
   void update_quiet_stats(Stack* ss, Move move, int bonus);
+  void update_continuation_histories(Stack* ss, Move move, int bonus);
   void update_all_stats(Stack* ss, Move best, Depth depth, const Move* quiets, int quiet_count);
   void check_limits();
   // An info line's nodes, time, nps and hashfull as of now: what every line the search sends shares.
@@ -169,6 +172,7 @@ class Worker {
   double best_move_changes_ = 0;
   std::atomic<uint64_t> nodes_{0};
   ButterflyHistory history_;
+  std::unique_ptr<ContinuationHistory> continuation_history_ = std::make_unique<ContinuationHistory>();
   CounterMoves counter_moves_;
   // The main thread's df-pn solvers, each made at its first use: for the root of timed searches, for `go mate`.
   std::unique_ptr<DfpnSolver> root_mate_, go_mate_;

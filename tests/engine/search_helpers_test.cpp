@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <memory>
 #include <vector>
 
 #include "rules/movegen.h"
@@ -66,7 +67,7 @@ TEST_CASE("move picker: hash move, good captures, killers, quiets, bad captures 
   const Move killers[2] = {killer, MOVE_NONE};
   ButterflyHistory history;
   history.clear();
-  MovePicker mp(s.pos, tt, 5, &history, killers, MOVE_NONE);
+  MovePicker mp(s.pos, tt, 5, &history, {}, killers, MOVE_NONE);
   std::vector<Move> order;
   for (Move m; (m = mp.next_move()) != MOVE_NONE;) order.push_back(m);
 
@@ -92,12 +93,37 @@ TEST_CASE("move picker: quiet moves follow the history scores") {
   history.update(BLACK, best, 5000);
   history.update(BLACK, s.move("5i6i"), -3000);
   const Move no_killers[2] = {MOVE_NONE, MOVE_NONE};
-  MovePicker mp(s.pos, MOVE_NONE, 3, &history, no_killers, MOVE_NONE);
+  MovePicker mp(s.pos, MOVE_NONE, 3, &history, {}, no_killers, MOVE_NONE);
   std::vector<Move> order;
   for (Move m; (m = mp.next_move()) != MOVE_NONE;) order.push_back(m);
   REQUIRE(order.size() == 5);
   CHECK(order.front() == best);
   CHECK(order.back() == s.move("5i6i"));
+}
+
+TEST_CASE("move picker: the continuation histories of earlier moves add to the butterfly history") {
+  Setup s("4k4/9/9/9/9/9/9/9/4K4 b - 1");
+  ButterflyHistory history;
+  history.clear();
+  auto continuation = std::make_unique<ContinuationHistory>();
+  continuation->clear();
+  const Move favoured = s.move("5i4i"), follows = s.move("5i6h"), punished = s.move("5i6i");
+  history.update(BLACK, favoured, 3000);
+  // What followed white's 5a4b before (a ply back) and black's 5i5h (two plies back) outweighs the butterfly.
+  Setup white("4k4/9/9/9/9/9/9/9/4K4 w - 1");
+  const Move previous = white.move("5a4b"), earlier = s.move("5i5h");
+  continuation->after(previous)->update(follows, 2500);
+  continuation->after(earlier)->update(follows, 2500);
+  continuation->after(earlier)->update(punished, -4000);
+  const Move no_killers[2] = {MOVE_NONE, MOVE_NONE};
+  MovePicker mp(s.pos, MOVE_NONE, 3, &history,
+                {continuation->after(previous), continuation->after(earlier), nullptr}, no_killers, MOVE_NONE);
+  std::vector<Move> order;
+  for (Move m; (m = mp.next_move()) != MOVE_NONE;) order.push_back(m);
+  REQUIRE(order.size() == 5);
+  CHECK(order[0] == follows);
+  CHECK(order[1] == favoured);
+  CHECK(order.back() == punished);
 }
 
 TEST_CASE("mate scores are stored relative to the node and read back relative to the root") {
