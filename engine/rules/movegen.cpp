@@ -323,6 +323,12 @@ ExtMove* generate_all(const Position& pos, ExtMove* list) {
   }
 }
 
+// The squares from which some piece of the side to move (as it is or promoted) would attack the enemy king: on its
+// lines, next to it, or a knight's jump away. Without a piece that uncovers a slider, every check lands on one.
+Bitboard checking_squares(const Position& pos) {
+  return pos.check_squares(DRAGON) | pos.check_squares(HORSE) | pos.check_squares(KNIGHT);
+}
+
 template <GenType Type, bool All>
 ExtMove* generate_for_side(const Position& pos, ExtMove* list) {
   return pos.side_to_move() == BLACK ? generate_all<BLACK, Type, All>(pos, list)
@@ -338,7 +344,7 @@ ExtMove* generate_quiet_checks(const Position& pos, ExtMove* list) {
   if (!pos.has_king(~Us)) return list;
   const Bitboard empty = ~pos.pieces();
   const Bitboard zone = bb::PROMOTION_ZONE_BB[Us];
-  const Bitboard reach = pos.check_squares(DRAGON) | pos.check_squares(HORSE) | pos.check_squares(KNIGHT);
+  const Bitboard reach = checking_squares(pos);
   const Bitboard discoverers = pos.blockers_for_king(~Us) & pos.pieces(Us);
   const Bitboard board_target = discoverers.empty() ? empty & reach : empty;
   ExtMove* end = generate_piece_moves<Us, false, false>(pos, list, board_target, board_target.andnot(zone));
@@ -358,10 +364,7 @@ template <Color Us>
 ExtMove* generate_legal_checks(const Position& pos, ExtMove* list) {
   if (pos.in_check()) return keep_checks(pos, list, generate_legal<Us>(pos, list));  // few moves, drops included
   Bitboard target = ~pos.pieces() | pos.pieces(~Us);
-  // Without a piece that uncovers a slider, a check lands where some piece (as it is or promoted) attacks the king
-  // from: on its lines, next to it, or a knight's jump away.
-  if ((pos.blockers_for_king(~Us) & pos.pieces(Us)).empty())
-    target &= pos.check_squares(DRAGON) | pos.check_squares(HORSE) | pos.check_squares(KNIGHT);
+  if ((pos.blockers_for_king(~Us) & pos.pieces(Us)).empty()) target &= checking_squares(pos);
   ExtMove* end = generate_piece_moves<Us, true, true>(pos, list, target, target);
   // A king gives check only by uncovering a slider.
   if (pos.has_king(Us) && pos.blockers_for_king(~Us).test(pos.king_square(Us)))
