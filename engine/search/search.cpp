@@ -385,30 +385,31 @@ void Worker::iterative_deepening() {
     last_best = best;
     const bool mate = proven_mate(root_moves_[0]);
     const bool single = root_moves_.size() == 1;
-    if (sh.ponder.load()) {
-      if (single || mate) sh.stop_on_ponderhit = true;
-    } else {
-      TimeManager tm;
-      TimePoint clock_start;
-      {
-        std::lock_guard lock(sh.wake_mutex);
-        tm = sh.time;
-        clock_start = sh.limits.start_time;
-      }
-      IterationReport r;
-      r.elapsed = elapsed_ms(clock_start);
-      r.last_iteration_time = last_iteration_time;
-      r.branching_factor =
-          previous_iteration_time > 0 ? double(last_iteration_time) / double(previous_iteration_time) : 2.0;
-      r.best_move_changes = best_move_changes_;
-      r.stable_iterations = stable_iterations;
-      r.failed_low = failed_low;
-      r.score = root_moves_[0].score;
-      r.previous_score = previous_score;
-      r.single_legal_move = single;
-      r.mate_proven = mate;
-      if (tm.stop_after_iteration(r)) sh.stop = true;
+    TimeManager tm;
+    TimePoint clock_start;
+    {
+      std::lock_guard lock(sh.wake_mutex);
+      tm = sh.time;
+      clock_start = sh.limits.start_time;  // `go ponder` while pondering, ponderhit after it
     }
+    IterationReport r;
+    r.elapsed = elapsed_ms(clock_start);
+    r.last_iteration_time = last_iteration_time;
+    r.branching_factor =
+        previous_iteration_time > 0 ? double(last_iteration_time) / double(previous_iteration_time) : 2.0;
+    r.best_move_changes = best_move_changes_;
+    r.stable_iterations = stable_iterations;
+    r.failed_low = failed_low;
+    r.score = root_moves_[0].score;
+    r.previous_score = previous_score;
+    r.single_legal_move = single;
+    r.mate_proven = mate;
+    // Pondering counts the time since `go ponder` as thinking done for this move, as Stockfish does: when it already
+    // covers what the move asks for, ponderhit answers at once and the clock keeps what the opponent gave us.
+    if (sh.ponder.load())
+      sh.stop_on_ponderhit = tm.thought_enough_while_pondering(r);
+    else if (tm.stop_after_iteration(r))
+      sh.stop = true;
     previous_score = root_moves_[0].score;
   }
 }

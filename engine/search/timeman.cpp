@@ -95,7 +95,16 @@ bool TimeManager::stop_after_iteration(const IterationReport& r) const {
   // Otherwise never start an iteration that cannot finish before the hard limit.
   const double next = double(r.last_iteration_time) * std::clamp(r.branching_factor, 1.0, tune::TmBranchingMax / 10.0);
   if (double(r.elapsed) + next > double(maximum_)) return true;
+  return double(r.elapsed) >= wanted_time(r);
+}
 
+bool TimeManager::thought_enough_while_pondering(const IterationReport& r) const {
+  // A forced or mating move needs no more thought even when no clock bounds the search after ponderhit.
+  if (r.single_legal_move || r.mate_proven) return true;
+  return enabled_ && !use_full_time_ && double(r.elapsed) >= wanted_time(r);
+}
+
+double TimeManager::wanted_time(const IterationReport& r) const {
   // A falling score, an unstable best move or a fail-low ask for more time; a long-stable best move for less.
   double falling = 1.0;
   if (r.previous_score != VALUE_NONE)
@@ -106,8 +115,7 @@ bool TimeManager::stop_after_iteration(const IterationReport& r) const {
                            : r.stable_iterations >= 3 ? tune::TmStable3 / 100.0
                                                       : 1.0;
   const double fail_low = r.failed_low ? tune::TmFailLow / 100.0 : 1.0;
-  const double total = std::min(double(maximum_), double(optimum_) * falling * instability * stability * fail_low);
-  return double(r.elapsed) >= total;
+  return std::min(double(maximum_), double(optimum_) * falling * instability * stability * fail_low);
 }
 
 }  // namespace shogi

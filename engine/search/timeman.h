@@ -48,8 +48,16 @@ class TimeManager {
   bool use_full_time() const { return use_full_time_; }
 
   bool stop_after_iteration(const IterationReport& r) const;
+  // While pondering, with the elapsed time counted from `go ponder`: whether the search has already thought as
+  // long as this move asks for, so that a ponderhit should answer at once instead of starting the allocation over.
+  // The hard limit does not apply: our clock only starts at ponderhit, which brings a whole maximum with it.
+  bool thought_enough_while_pondering(const IterationReport& r) const;
 
  private:
+  // The time this iteration's report asks for: the optimum scaled by the score's fall, the best move's
+  // instability and stability, and a fail-low, never beyond the maximum.
+  double wanted_time(const IterationReport& r) const;
+
   bool enabled_ = false;
   bool use_full_time_ = false;
   Milliseconds optimum_ = 0;

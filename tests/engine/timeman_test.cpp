@@ -173,6 +173,42 @@ TEST_CASE("ponder: the allocation does not depend on pondering, it is recomputed
   CHECK(a.maximum() == b.maximum());
 }
 
+TEST_CASE("ponder: time since go ponder counts as thinking done; the hard limit waits for ponderhit") {
+  const TimeManager tm = allocate({60000, -1, -1, 0, 40});
+  IterationReport r;
+  r.last_iteration_time = tm.optimum() / 4;
+  r.branching_factor = 2.0;
+  // Not yet the optimum: ponderhit must think on.
+  r.elapsed = tm.optimum() / 2;
+  CHECK_FALSE(tm.thought_enough_while_pondering(r));
+  // Past the optimum: ponderhit answers at once.
+  r.elapsed = tm.optimum();
+  CHECK(tm.thought_enough_while_pondering(r));
+  // An iteration that could not finish before the maximum stops a search on the clock, not a ponder: the maximum
+  // is counted from ponderhit.
+  r.elapsed = tm.optimum() / 2;
+  r.last_iteration_time = tm.maximum();
+  CHECK(tm.stop_after_iteration(r));
+  CHECK_FALSE(tm.thought_enough_while_pondering(r));
+  // A fail-low asks for more than the optimum, pondering or not.
+  r.elapsed = tm.optimum();
+  r.last_iteration_time = 1;
+  r.failed_low = true;
+  CHECK_FALSE(tm.thought_enough_while_pondering(r));
+  // Byoyomi with the main time gone is used to the end after ponderhit.
+  const TimeManager byo = allocate({0, -1, 1000, 0, 80});
+  r = {};
+  r.elapsed = 10 * byo.maximum();
+  CHECK_FALSE(byo.thought_enough_while_pondering(r));
+  // A single legal move or a proven mate needs no thought, whatever the clock.
+  r.single_legal_move = true;
+  CHECK(byo.thought_enough_while_pondering(r));
+  SearchLimits none;
+  TimeManager unbounded;
+  unbounded.init(none, BLACK, 1, {});
+  CHECK(unbounded.thought_enough_while_pondering(r));
+}
+
 TEST_CASE("options: margins, minimum thinking time, slow mover, whole seconds") {
   TimeOptions o;
   o.network_delay = 300;
