@@ -107,14 +107,20 @@ void Engine::ponderhit() {
   bool timed;
   TimePoint deadline;
   {
-    // Our clock starts now: recompute the allocation from this moment.
     std::lock_guard lock(shared_.wake_mutex);
-    shared_.limits.start_time = Clock::now();
+    // The time since `go ponder` counts as thinking done for this move, as in Stockfish: a ponder that already ran
+    // for the move's maximum answers at once, even in the middle of an iteration (the allocation is the same as
+    // at `go ponder`: it does not depend on pondering). Time lost when unused (byoyomi alone) is used again.
+    const TimePoint now = Clock::now();
+    const bool pondered_maximum = shared_.time.enabled() && !shared_.time.use_full_time() &&
+                                  now - shared_.limits.start_time >= std::chrono::milliseconds(shared_.time.maximum());
+    // Otherwise our clock starts now: recompute the allocation from this moment.
+    shared_.limits.start_time = now;
     shared_.time.init(shared_.limits, search_side_, search_ply_, shared_.options.time);
     shared_.ponder = false;
     timed = shared_.time.enabled();
     deadline = shared_.limits.start_time + std::chrono::milliseconds(shared_.time.maximum());
-    if (shared_.stop_on_ponderhit) shared_.stop = true;
+    if (shared_.stop_on_ponderhit || pondered_maximum) shared_.stop = true;
   }
   if (timed) arm_timer(deadline);
   shared_.wake_cv.notify_all();
