@@ -50,7 +50,8 @@ class TimeManager {
   bool stop_after_iteration(const IterationReport& r) const;
   // While pondering, with the elapsed time counted from `go ponder`: whether the search has already thought as
   // long as this move asks for, so that a ponderhit should answer at once instead of starting the allocation over.
-  // The hard limit does not apply: our clock only starts at ponderhit, which brings a whole maximum with it.
+  // The rule against starting an iteration that cannot finish before the maximum does not apply: no clock runs
+  // while pondering (Engine::ponderhit itself answers at once when the ponder ran for the whole maximum).
   bool thought_enough_while_pondering(const IterationReport& r) const;
 
  private:
