@@ -173,7 +173,7 @@ TEST_CASE("ponder: the allocation does not depend on pondering, it is recomputed
   CHECK(a.maximum() == b.maximum());
 }
 
-TEST_CASE("ponder: time since go ponder counts as thinking done; the hard limit waits for ponderhit") {
+TEST_CASE("ponder: time since go ponder counts as thinking done; no iteration is too long for a ponder") {
   const TimeManager tm = allocate({60000, -1, -1, 0, 40});
   IterationReport r;
   r.last_iteration_time = tm.optimum() / 4;
@@ -184,8 +184,8 @@ TEST_CASE("ponder: time since go ponder counts as thinking done; the hard limit 
   // Past the optimum: ponderhit answers at once.
   r.elapsed = tm.optimum();
   CHECK(tm.thought_enough_while_pondering(r));
-  // An iteration that could not finish before the maximum stops a search on the clock, not a ponder: the maximum
-  // is counted from ponderhit.
+  // An iteration that could not finish before the maximum stops a search on the clock, not a ponder: no clock
+  // runs while pondering (ponderhit itself answers at once after a ponder as long as the maximum).
   r.elapsed = tm.optimum() / 2;
   r.last_iteration_time = tm.maximum();
   CHECK(tm.stop_after_iteration(r));

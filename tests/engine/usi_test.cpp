@@ -278,11 +278,10 @@ TEST_CASE("usi: ponder waits for ponderhit, then the clock runs from ponderhit; 
 }
 
 TEST_CASE("usi: after a ponder that already thought long enough, ponderhit answers at once") {
-  // 5 s sudden death allows the first moves an optimum of about 80 ms and a maximum of about 420 ms, which even an
-  // unstable best move does not pass. A ponder of 1.5 s has thought for longer: ponderhit must answer at once, as
-  // Stockfish does, instead of starting the allocation over (then the answer came 150-400 ms after ponderhit, when
-  // the ponder's deep iteration ended or at the maximum). Positions where no iteration fails low around ponderhit:
-  // a fail-low rightly asks for more time.
+  // 5 s sudden death allows the first moves an optimum of about 80 ms and a maximum of about 420 ms. A ponder of
+  // 1.5 s has thought for longer than the whole maximum: ponderhit must answer at once, as Stockfish does, whatever
+  // the iteration in progress (before, the allocation started over and the answer came 150-420 ms after ponderhit,
+  // when the ponder's deep iteration ended or at the maximum).
   Session s;
   s.send("isready");
   for (const char* position : {"position startpos moves 7g7f 3c3d", "position startpos moves 2g2f 8c8d"}) {
