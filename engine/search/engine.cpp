@@ -112,8 +112,8 @@ void Engine::ponderhit() {
     // for the move's maximum answers at once, even in the middle of an iteration (the allocation is the same as
     // at `go ponder`: it does not depend on pondering). Time lost when unused (byoyomi alone) is used again.
     const TimePoint now = Clock::now();
-    const bool pondered_maximum = shared_.time.enabled() && !shared_.time.use_full_time() &&
-                                  now - shared_.limits.start_time >= std::chrono::milliseconds(shared_.time.maximum());
+    const auto pondered = std::chrono::duration_cast<std::chrono::milliseconds>(now - shared_.limits.start_time);
+    const bool pondered_maximum = shared_.time.pondered_past_maximum(pondered.count());
     // Otherwise our clock starts now: recompute the allocation from this moment.
     shared_.limits.start_time = now;
     shared_.time.init(shared_.limits, search_side_, search_ply_, shared_.options.time);

@@ -104,6 +104,10 @@ bool TimeManager::thought_enough_while_pondering(const IterationReport& r) const
   return enabled_ && !use_full_time_ && double(r.elapsed) >= wanted_time(r);
 }
 
+bool TimeManager::pondered_past_maximum(Milliseconds pondered) const {
+  return enabled_ && !use_full_time_ && pondered >= maximum_;
+}
+
 double TimeManager::wanted_time(const IterationReport& r) const {
   // A falling score, an unstable best move or a fail-low ask for more time; a long-stable best move for less.
   double falling = 1.0;

@@ -51,8 +51,11 @@ class TimeManager {
   // While pondering, with the elapsed time counted from `go ponder`: whether the search has already thought as
   // long as this move asks for, so that a ponderhit should answer at once instead of starting the allocation over.
   // The rule against starting an iteration that cannot finish before the maximum does not apply: no clock runs
-  // while pondering (Engine::ponderhit itself answers at once when the ponder ran for the whole maximum).
+  // while pondering (ponderhit answers at once when the ponder ran for the whole maximum: see below).
   bool thought_enough_while_pondering(const IterationReport& r) const;
+  // At ponderhit, whatever the last iteration said: a ponder that already ran for this move's whole maximum answers
+  // at once, even in the middle of an iteration. Never with byoyomi alone, which is lost when unused.
+  bool pondered_past_maximum(Milliseconds pondered) const;
 
  private:
   // The time this iteration's report asks for: the optimum scaled by the score's fall, the best move's

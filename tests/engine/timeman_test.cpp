@@ -209,6 +209,18 @@ TEST_CASE("ponder: time since go ponder counts as thinking done; no iteration is
   CHECK(unbounded.thought_enough_while_pondering(r));
 }
 
+TEST_CASE("ponderhit: a ponder as long as the move's maximum answers at once, never with byoyomi alone") {
+  const TimeManager tm = allocate({60000, -1, -1, 0, 40});
+  CHECK_FALSE(tm.pondered_past_maximum(tm.maximum() - 1));
+  CHECK(tm.pondered_past_maximum(tm.maximum()));
+  const TimeManager byo = allocate({0, -1, 1000, 0, 80});
+  CHECK_FALSE(byo.pondered_past_maximum(100 * byo.maximum()));
+  SearchLimits none;
+  TimeManager unbounded;
+  unbounded.init(none, BLACK, 1, {});
+  CHECK_FALSE(unbounded.pondered_past_maximum(1000000));
+}
+
 TEST_CASE("options: margins, minimum thinking time, slow mover, whole seconds") {
   TimeOptions o;
   o.network_delay = 300;
