@@ -15,15 +15,36 @@ enum Stages {
   QSEARCH_TT, QCAPTURE_INIT, QCAPTURE, QCHECK_INIT, QCHECK,
 };
 
-// Sorts moves by descending value, but only those at or above `limit`; the rest keep their order at the end.
-void partial_insertion_sort(ExtMove* begin, ExtMove* end, int limit) {
-  for (ExtMove *sorted_end = begin, *p = begin + 1; p < end; ++p)
-    if (p->value >= limit) {
-      ExtMove tmp = *p, *q;
-      *p = *++sorted_end;
-      for (q = sorted_end; q != begin && (q - 1)->value < tmp.value; --q) *q = *(q - 1);
-      *q = tmp;
+bool higher(const ExtMove& a, const ExtMove& b) { return a.value > b.value; }
+
+void insertion_sort_descending(ExtMove* begin, ExtMove* end) {
+  for (ExtMove* p = begin + 1; p < end; ++p) {
+    const ExtMove tmp = *p;
+    ExtMove* q = p;
+    for (; q != begin && (q - 1)->value < tmp.value; --q) *q = *(q - 1);
+    *q = tmp;
+  }
+}
+
+// A stable sort by descending value without the heap allocation of std::stable_sort: sorted runs of a few moves,
+// then merges between the moves and a buffer on the stack (std::merge takes equal values from its first range
+// first, which keeps their order).
+void stable_sort_descending(ExtMove* begin, ExtMove* end) {
+  constexpr std::ptrdiff_t RUN = 16;
+  const std::ptrdiff_t n = end - begin;
+  for (ExtMove* run = begin; run < end; run += std::min(RUN, end - run))
+    insertion_sort_descending(run, std::min(run + RUN, end));
+  if (n <= RUN) return;
+  ExtMove buffer[MAX_MOVES];
+  ExtMove *from = begin, *to = buffer;
+  for (std::ptrdiff_t width = RUN; width < n; width *= 2) {
+    for (std::ptrdiff_t lo = 0; lo < n; lo += 2 * width) {
+      const std::ptrdiff_t mid = std::min(lo + width, n), hi = std::min(lo + 2 * width, n);
+      std::merge(from + lo, from + mid, from + mid, from + hi, to + lo, higher);
     }
+    std::swap(from, to);
+  }
+  if (from != begin) std::copy(from, from + n, begin);
 }
 
 int mvv_lva(const Position& pos, Move m) {
@@ -34,6 +55,16 @@ int mvv_lva(const Position& pos, Move m) {
 }
 
 }  // namespace
+
+void sort_moves_above(ExtMove* begin, ExtMove* end, int limit) {
+  if (end - begin < 2) return;
+  // The insertion sort this replaces took each selected move out of its slot and filled the slot with the move
+  // just behind the sorted front: the same swaps leave the others where it left them.
+  ExtMove* front_end = begin + 1;
+  for (ExtMove* p = begin + 1; p < end; ++p)
+    if (p->value >= limit) std::iter_swap(p, front_end++);
+  stable_sort_descending(begin, front_end);
+}
 
 MovePicker::MovePicker(const Position& pos, Move tt_move, Depth depth, const ButterflyHistory* history,
                        const Continuations& continuations, const Move* killers, Move counter_move)
@@ -131,7 +162,7 @@ top:
         cur_ = end_bad_captures_;
         end_ = generate<QUIETS>(pos_, cur_);
         score<QUIETS>();
-        partial_insertion_sort(cur_, end_, -3000 * depth_);
+        sort_moves_above(cur_, end_, -3000 * depth_);
       }
       ++stage_;
       [[fallthrough]];

@@ -14,6 +14,12 @@
 
 namespace shogi {
 
+// Moves the moves valued at least `limit` (and always the first) to the front, sorted by descending value with
+// equal values in their order, and leaves the others behind them; the order is exactly that of Stockfish's
+// partial insertion sort, found in O(n log n): shogi's quiet moves, drops included, are often a hundred or more of
+// nearly equal history, where an insertion sort is quadratic.
+void sort_moves_above(ExtMove* begin, ExtMove* end, int limit);
+
 class MovePicker {
  public:
   // The continuation histories a main-search picker adds to the butterfly history: after the moves one, two and
