@@ -14,10 +14,6 @@ namespace {
 
 using eval::WEIGHTS;
 
-int chebyshev(Square a, Square b) {
-  return std::max(std::abs(int(file_of(a)) - int(file_of(b))), std::abs(int(rank_of(a)) - int(rank_of(b))));
-}
-
 int hand_score(Hand h) {
   int s = 0;
   for (int pt = HAND_TYPE_BEGIN; pt < HAND_TYPE_END; ++pt) s += hand_count(h, PieceType(pt)) * WEIGHTS.hand[pt];
@@ -58,8 +54,8 @@ Value evaluate_black(const Position& pos) {
     // Kings are excluded from the attack maps: a king does not defend its own zone in the danger count.
     if (pt == KING) return;
     int v = WEIGHTS.board[pt];
-    if (ksq[c] != SQ_NONE) v += WEIGHTS.own_king[pt][chebyshev(s, ksq[c])];
-    if (ksq[~c] != SQ_NONE) v += WEIGHTS.enemy_king[pt][chebyshev(s, ksq[~c])];
+    if (ksq[c] != SQ_NONE) v += WEIGHTS.own_king[pt][distance(s, ksq[c])];
+    if (ksq[~c] != SQ_NONE) v += WEIGHTS.enemy_king[pt][distance(s, ksq[~c])];
     const Bitboard a = attacks_from(pc, s, occ);
     if (WEIGHTS.mobility[pt]) v += WEIGHTS.mobility[pt] * a.andnot(pos.pieces(c)).count();
     att2[c] |= att[c] & a;

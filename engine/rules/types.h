@@ -4,6 +4,8 @@
 // Squares are numbered file-major from black's point of view: SQ_11 (file 1, rank a) is 0, SQ_19 is 8, SQ_21 is 9,
 // ..., SQ_99 is 80. A file therefore occupies 9 consecutive bits, which keeps lance and file attacks cheap.
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -26,6 +28,18 @@ constexpr Rank relative_rank(Color c, Rank r) { return c == BLACK ? r : Rank(8 -
 constexpr bool in_promotion_zone(Color c, Square s) { return relative_rank(c, rank_of(s)) <= RANK_3; }
 // Rotates the board 180 degrees (used to flip positions between colours).
 constexpr Square flip(Square s) { return Square(80 - s); }
+
+// King steps between two squares (Chebyshev distance), from a table: the evaluation asks it twice per piece.
+inline constexpr auto SQUARE_DISTANCE = [] {
+  std::array<std::array<uint8_t, SQ_NB>, SQ_NB> table{};
+  for (int a = 0; a < SQ_NB; ++a)
+    for (int b = 0; b < SQ_NB; ++b) {
+      const int df = file_of(Square(a)) - file_of(Square(b)), dr = rank_of(Square(a)) - rank_of(Square(b));
+      table[size_t(a)][size_t(b)] = uint8_t(std::max(df < 0 ? -df : df, dr < 0 ? -dr : dr));
+    }
+  return table;
+}();
+constexpr int distance(Square a, Square b) { return SQUARE_DISTANCE[size_t(a)][size_t(b)]; }
 
 enum PieceType : int {
   NO_PIECE_TYPE,

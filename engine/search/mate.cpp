@@ -106,7 +106,7 @@ bool MateSolver::attack(Position& pos, int depth, std::vector<Move>& pv) {
   const Square ksq = pos.king_square(~pos.side_to_move());
   for (int i = 0; i < n; ++i) {
     const Square to = to_sq(checks[i].move);
-    const int dist = std::max(std::abs(int(file_of(to)) - int(file_of(ksq))), std::abs(int(rank_of(to)) - int(rank_of(ksq))));
+    const int dist = distance(to, ksq);
     checks[i].value = -dist * 4 + (pos.is_capture(checks[i].move) ? 2 : 0) + (is_promotion(checks[i].move) ? 1 : 0);
   }
   std::stable_sort(checks, checks + n, [](const ExtMove& a, const ExtMove& b) { return a.value > b.value; });

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 #include "rules/bitboard.h"
@@ -79,4 +81,19 @@ TEST_CASE("step attacks, between and line tables") {
   CHECK_FALSE(bb::MOVABLE_BB[BLACK][KNIGHT].test(make_square(FILE_3, RANK_2)));
   CHECK(bb::MOVABLE_BB[WHITE][KNIGHT].test(make_square(FILE_3, RANK_2)));
   CHECK_FALSE(bb::MOVABLE_BB[WHITE][LANCE].test(make_square(FILE_3, RANK_9)));
+}
+
+TEST_CASE("square distance: king steps, as many as the larger of the file and rank differences") {
+  Position::init();
+  CHECK(distance(SQ_11, SQ_99) == 8);
+  CHECK(distance(make_square(FILE_5, RANK_5), make_square(FILE_4, RANK_7)) == 2);
+  int mismatches = 0;
+  for (int a = 0; a < SQ_NB; ++a)
+    for (int b = 0; b < SQ_NB; ++b) {
+      const int df = std::abs(file_of(Square(a)) - file_of(Square(b)));
+      const int dr = std::abs(rank_of(Square(a)) - rank_of(Square(b)));
+      mismatches += distance(Square(a), Square(b)) != std::max(df, dr);
+      mismatches += (distance(Square(a), Square(b)) == 1) != king_attacks(Square(a)).test(Square(b));
+    }
+  CHECK(mismatches == 0);
 }
