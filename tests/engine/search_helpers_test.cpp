@@ -8,6 +8,7 @@
 
 #include "rules/movegen.h"
 #include "rules/notation.h"
+#include "search/mate.h"
 #include "search/movepick.h"
 #include "search/see.h"
 #include "search/tt.h"
@@ -163,6 +164,67 @@ TEST_CASE("move ordering: sorting the moves above a limit gives the partial inse
     for (int i = 0; i < n; ++i) same = same && a[size_t(i)].move == b[size_t(i)].move;
     REQUIRE_MESSAGE(same, "trial " << trial << ", " << n << " moves, limit " << limit);
   }
+}
+
+namespace {
+
+// mate_in_one as it was before its pre-test: every candidate check is made and judged on the board.
+Move reference_mate_in_one(Position& pos) {
+  const Color them = ~pos.side_to_move();
+  if (!pos.has_king(them) || pos.in_check()) return MOVE_NONE;
+  const Bitboard near = king_attacks(pos.king_square(them)) | pos.check_squares(KNIGHT);
+  for (const ExtMove& m : MoveList<QUIET_CHECKS>(pos))
+    if (near.test(to_sq(m.move)) && pos.legal(m.move) && is_mate_after(pos, m.move)) return m.move;
+  for (const ExtMove& m : MoveList<CAPTURES>(pos))
+    if (near.test(to_sq(m.move)) && pos.gives_check(m.move) && pos.legal(m.move) && is_mate_after(pos, m.move))
+      return m.move;
+  return MOVE_NONE;
+}
+
+}  // namespace
+
+TEST_CASE("one-move mates: the king-escape test before the move agrees with the board after it") {
+  // Random games: captures fill the hands, and the kings meet checks of every kind (drops, promotions, captures
+  // of the checker's defender, sliders uncovered).
+  Position::init();
+  uint64_t seed = 0x2545f4914f6cdd1dULL;
+  auto next = [&seed] {
+    seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+    return seed;
+  };
+  int checks = 0, escapes = 0, mates = 0;
+  for (int game = 0; game < 120; ++game) {
+    Position pos;
+    std::deque<StateInfo> states(1);
+    REQUIRE(pos.set(START_SFEN, &states.back()).has_value());
+    for (int ply = 0; ply < 200; ++ply) {
+      const MoveList<LEGAL> legal(pos);
+      if (legal.size() == 0) break;
+      for (const ExtMove& m : legal) {
+        if (!pos.gives_check(m.move)) continue;
+        ++checks;
+        const bool escapes_before = king_escapes_check(pos, m.move);
+        StateInfo st;
+        pos.do_move(m.move, st, true);
+        bool king_steps = false;
+        for (const ExtMove& reply : MoveList<LEGAL>(pos)) king_steps |= type_of(moved_piece(reply.move)) == KING;
+        pos.undo_move(m.move);
+        escapes += escapes_before;
+        REQUIRE_MESSAGE(escapes_before == king_steps, pos.sfen() << " " << to_usi(m.move));
+      }
+      const Move mate = mate_in_one(pos);
+      mates += mate != MOVE_NONE;
+      REQUIRE_MESSAGE(mate == reference_mate_in_one(pos), pos.sfen());
+      states.emplace_back();
+      pos.do_move(legal.begin()[next() % legal.size()].move, states.back());
+    }
+  }
+  // The games must have exercised both answers, and found mates.
+  CHECK(checks > 5000);
+  CHECK(escapes > checks / 2);
+  CHECK(escapes < checks);
+  CHECK(mates > 20);
+  MESSAGE(checks << " checks, " << escapes << " with a king escape, " << mates << " one-move mates");
 }
 
 TEST_CASE("mate scores are stored relative to the node and read back relative to the root") {
