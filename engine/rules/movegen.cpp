@@ -289,6 +289,15 @@ ExtMove* keep_checks(const Position& pos, ExtMove* begin, ExtMove* end) {
   return out;
 }
 
+// CAPTURES landing on `squares` only, in CAPTURES' order.
+template <Color Us, bool All, bool Legal>
+ExtMove* generate_captures(const Position& pos, ExtMove* list, const Bitboard& squares) {
+  const Bitboard enemies = pos.pieces(~Us) & squares;
+  const Bitboard pawn_target = enemies | (~pos.pieces() & bb::PROMOTION_ZONE_BB[Us] & squares);
+  list = generate_piece_moves<Us, All, Legal>(pos, list, enemies, pawn_target);
+  return generate_king_moves<Us, Legal>(pos, list, enemies);
+}
+
 template <Color Us, GenType Type, bool All, bool Legal = false>
 ExtMove* generate_all(const Position& pos, ExtMove* list) {
   constexpr Color Them = ~Us;
@@ -306,9 +315,7 @@ ExtMove* generate_all(const Position& pos, ExtMove* list) {
     list = generate_piece_moves<Us, All, Legal>(pos, list, target, target);
     return generate_drops<Us>(pos, list, between);
   } else if constexpr (Type == CAPTURES) {
-    Bitboard pawn_target = enemies | (empty & bb::PROMOTION_ZONE_BB[Us]);
-    list = generate_piece_moves<Us, All, Legal>(pos, list, enemies, pawn_target);
-    return generate_king_moves<Us, Legal>(pos, list, enemies);
+    return generate_captures<Us, All, Legal>(pos, list, ALL_SQUARES_BB);
   } else if constexpr (Type == QUIETS) {
     list = generate_piece_moves<Us, All, Legal>(pos, list, empty, empty.andnot(bb::PROMOTION_ZONE_BB[Us]));
     // The quiet pawn pushes into the zone are CAPTURES' promotions; their checking non-promotions are quiet moves.
@@ -339,10 +346,11 @@ ExtMove* generate_for_side(const Position& pos, ExtMove* list) {
 // moves and drops go only to squares from which some piece (as it is or promoted) attacks the enemy king, unless a
 // piece of ours uncovers a slider, and the king only when it does. A full hand would otherwise make most of QUIETS
 // drops that are generated, tested and thrown away, at every node that looks for checks.
+// Restricted to moves landing on `squares`, the same moves in the same order, less those landing elsewhere.
 template <Color Us>
-ExtMove* generate_quiet_checks(const Position& pos, ExtMove* list) {
+ExtMove* generate_quiet_checks(const Position& pos, ExtMove* list, const Bitboard& squares) {
   if (!pos.has_king(~Us)) return list;
-  const Bitboard empty = ~pos.pieces();
+  const Bitboard empty = ~pos.pieces() & squares;
   const Bitboard zone = bb::PROMOTION_ZONE_BB[Us];
   const Bitboard reach = checking_squares(pos);
   const Bitboard discoverers = pos.blockers_for_king(~Us) & pos.pieces(Us);
@@ -401,8 +409,17 @@ ExtMove* generate<EVASIONS_ALL>(const Position& pos, ExtMove* list) {
 
 template <>
 ExtMove* generate<QUIET_CHECKS>(const Position& pos, ExtMove* list) {
-  return pos.side_to_move() == BLACK ? generate_quiet_checks<BLACK>(pos, list)
-                                     : generate_quiet_checks<WHITE>(pos, list);
+  return generate_quiet_checks_onto(pos, list, ALL_SQUARES_BB);
+}
+
+ExtMove* generate_quiet_checks_onto(const Position& pos, ExtMove* list, const Bitboard& squares) {
+  return pos.side_to_move() == BLACK ? generate_quiet_checks<BLACK>(pos, list, squares)
+                                     : generate_quiet_checks<WHITE>(pos, list, squares);
+}
+
+ExtMove* generate_captures_onto(const Position& pos, ExtMove* list, const Bitboard& squares) {
+  return pos.side_to_move() == BLACK ? generate_captures<BLACK, false, false>(pos, list, squares)
+                                     : generate_captures<WHITE, false, false>(pos, list, squares);
 }
 
 // Legal by construction: pinned pieces keep to their line, the king steps only where it is not attacked, and drops

@@ -38,9 +38,17 @@ struct ExtMove {
 template <GenType Type>
 ExtMove* generate(const Position& pos, ExtMove* list);
 
+// QUIET_CHECKS and CAPTURES that land on `squares`: the same moves in the same order, less the others, without
+// generating them (a one-move mate test wants only the checks next to the king).
+ExtMove* generate_quiet_checks_onto(const Position& pos, ExtMove* list, const Bitboard& squares);
+ExtMove* generate_captures_onto(const Position& pos, ExtMove* list, const Bitboard& squares);
+
 template <GenType Type>
 struct MoveList {
   explicit MoveList(const Position& pos) : last_(generate<Type>(pos, moves_)) {}
+  // A copy's end would point into the original's moves.
+  MoveList(const MoveList&) = delete;
+  MoveList& operator=(const MoveList&) = delete;
   const ExtMove* begin() const { return moves_; }
   const ExtMove* end() const { return last_; }
   size_t size() const { return size_t(last_ - moves_); }

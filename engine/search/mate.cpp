@@ -65,16 +65,14 @@ Move mate_in_one(Position& pos) {
   // checks almost always allow an interposition.
   const Bitboard near = king_attacks(ksq) | pos.check_squares(KNIGHT);
   ExtMove moves[MAX_MOVES];
-  ExtMove* end = generate<QUIET_CHECKS>(pos, moves);
+  ExtMove* end = generate_quiet_checks_onto(pos, moves, near);
   for (ExtMove* m = moves; m != end; ++m)
-    if (near.test(to_sq(m->move)) && pos.legal(m->move) && !king_escapes_check(pos, m->move) &&
-        is_mate_after(pos, m->move))
-      return m->move;
+    if (pos.legal(m->move) && !king_escapes_check(pos, m->move) && is_mate_after(pos, m->move)) return m->move;
 
-  end = generate<CAPTURES>(pos, moves);
+  end = generate_captures_onto(pos, moves, near);
   for (ExtMove* m = moves; m != end; ++m)
-    if (near.test(to_sq(m->move)) && pos.gives_check(m->move) && pos.legal(m->move) &&
-        !king_escapes_check(pos, m->move) && is_mate_after(pos, m->move))
+    if (pos.gives_check(m->move) && pos.legal(m->move) && !king_escapes_check(pos, m->move) &&
+        is_mate_after(pos, m->move))
       return m->move;
   return MOVE_NONE;
 }

@@ -202,3 +202,57 @@ TEST_CASE("has_legal_move agrees with the full generation") {
   for (const char* m : {"7g7f", "3c3d", "8h2b+", "3a2b"}) exchanged.play(m);
   CHECK(check_has_legal_move(exchanged.pos, 2) > 1);
 }
+
+namespace {
+
+// Whether the generators restricted to `squares` give exactly the unrestricted generators' moves landing there, in
+// the same order; counts the positions compared.
+int check_onto(Position& pos, int depth, uint64_t& seed) {
+  auto same = [&](const Bitboard& squares) {
+    auto filtered = [&](const auto& list) {
+      std::vector<Move> out;
+      for (const ExtMove& m : list)
+        if (squares.test(to_sq(m.move))) out.push_back(m.move);
+      return out;
+    };
+    auto onto = [](ExtMove* begin, ExtMove* end) {
+      std::vector<Move> out;
+      for (ExtMove* m = begin; m != end; ++m) out.push_back(m->move);
+      return out;
+    };
+    ExtMove moves[MAX_MOVES];
+    CHECK_MESSAGE(onto(moves, generate_quiet_checks_onto(pos, moves, squares)) ==
+                      filtered(MoveList<QUIET_CHECKS>(pos)), pos.sfen());
+    CHECK_MESSAGE(onto(moves, generate_captures_onto(pos, moves, squares)) == filtered(MoveList<CAPTURES>(pos)),
+                  pos.sfen());
+  };
+  int compared = 0;
+  if (!pos.in_check()) {
+    const Color them = ~pos.side_to_move();
+    if (pos.has_king(them)) same(king_attacks(pos.king_square(them)) | pos.check_squares(KNIGHT));
+    seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+    same(Bitboard(seed & 0x7fffffffffffffffULL, (seed >> 20) & 0x3ffffULL));
+    same(ALL_SQUARES_BB);
+    ++compared;
+  }
+  if (depth == 0) return compared;
+  for (const ExtMove& m : MoveList<LEGAL>(pos)) {
+    StateInfo st;
+    pos.do_move(m.move, st);
+    compared += check_onto(pos, depth - 1, seed);
+    pos.undo_move(m.move);
+  }
+  return compared;
+}
+
+}  // namespace
+
+TEST_CASE("quiet checks and captures onto some squares: the full generation's moves there, in its order") {
+  uint64_t seed = 0x9e3779b97f4a7c15ULL;
+  for (std::string_view sfen : {START_SFEN,
+                                std::string_view("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1"),
+                                std::string_view("8k/9/7G1/9/9/9/9/9/K8 b GR 1")}) {
+    Board b(sfen);
+    CHECK(check_onto(b.pos, 1, seed) > 1);
+  }
+}
