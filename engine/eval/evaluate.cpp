@@ -44,7 +44,10 @@ int king_danger_penalty(const Position& pos, Color c, const Bitboard att[2], con
 Value evaluate_black(const Position& pos) {
   int score = hand_score(pos.hand(BLACK)) - hand_score(pos.hand(WHITE));
   const Bitboard occ = pos.pieces();
-  Bitboard att[COLOR_NB], att2[COLOR_NB];
+  // The pawns' attacks for all pawns of a side at once: no two of them attack the same square, so none of these
+  // squares is attacked twice yet.
+  Bitboard att[COLOR_NB] = {pawn_push(BLACK, pos.pieces(BLACK, PAWN)), pawn_push(WHITE, pos.pieces(WHITE, PAWN))};
+  Bitboard att2[COLOR_NB];
   const Square ksq[COLOR_NB] = {pos.king_square(BLACK), pos.king_square(WHITE)};
 
   occ.for_each([&](Square s) {
@@ -56,10 +59,14 @@ Value evaluate_black(const Position& pos) {
     int v = WEIGHTS.board[pt];
     if (ksq[c] != SQ_NONE) v += WEIGHTS.own_king[pt][distance(s, ksq[c])];
     if (ksq[~c] != SQ_NONE) v += WEIGHTS.enemy_king[pt][distance(s, ksq[~c])];
-    const Bitboard a = attacks_from(pc, s, occ);
-    if (WEIGHTS.mobility[pt]) v += WEIGHTS.mobility[pt] * a.andnot(pos.pieces(c)).count();
-    att2[c] |= att[c] & a;
-    att[c] |= a;
+    if (pt == PAWN) {
+      if (WEIGHTS.mobility[PAWN]) v += WEIGHTS.mobility[PAWN] * pawn_attacks(c, s).andnot(pos.pieces(c)).count();
+    } else {
+      const Bitboard a = attacks_from(pc, s, occ);
+      if (WEIGHTS.mobility[pt]) v += WEIGHTS.mobility[pt] * a.andnot(pos.pieces(c)).count();
+      att2[c] |= att[c] & a;
+      att[c] |= a;
+    }
     score += c == BLACK ? v : -v;
   });
 
