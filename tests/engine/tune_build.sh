@@ -2,7 +2,7 @@
 # The tune build (search/tune.h) against the release build:
 # - the release build's USI options are the list in release_options.txt, and it refuses tune-params;
 # - the tune build has the same options plus one spin per tune-params line, with the same default and range;
-# - both builds give the same bench signature with the defaults;
+# - both builds give the same bench signature with the defaults, the one README.md states;
 # - every search constant changes the tree searched (a fixed-depth bench), every time constant is accepted;
 # - configs/engine-search.params agrees with it;
 # - with ARENA: `shogi-arena spsa --params` takes the tune-params output as it is and plays with it.
@@ -59,6 +59,15 @@ tune_signature=$(signature "$tune" bench)
 [ -n "$release_signature" ] && [ "$release_signature" = "$tune_signature" ] ||
   fail "bench signatures differ: release $release_signature, tune $tune_signature"
 pass "the same bench signature: $release_signature nodes"
+
+# README.md states the signature: a change that moves it changes play (and needs an SPRT and the README line), a
+# speed-up must not move it.
+readme_line='^The bench signature of the current search is \*\*\([0-9,]*\) nodes\*\*.*'
+readme_signature=$(sed -n "s/$readme_line/\1/p" "$source_dir/README.md" | tr -d ,)
+[ -n "$readme_signature" ] || fail "README.md has no line 'The bench signature of the current search is **N nodes**'"
+[ "$release_signature" = "$readme_signature" ] ||
+  fail "bench signature $release_signature nodes, README.md says $readme_signature: update README.md (with the SPRT)"
+pass "README.md states the bench signature"
 
 # Each search constant set to an end of its range changes the nodes of a fixed-depth search; a time constant leaves
 # them alone but must be taken without complaint.
