@@ -177,6 +177,24 @@ Bitboard Position::attackers_to(Color c, Square s, const Bitboard& occ) const {
   return a & pieces(c);
 }
 
+Bitboard Position::attackers_to(Square s, const Bitboard& occ) const {
+  Bitboard steppers = king_attacks(s) & (pieces(HORSE, DRAGON) | pieces(KING));
+  for (Color c : {BLACK, WHITE}) {
+    const Color them = ~c;
+    steppers |= ((pawn_attacks(them, s) & pieces(PAWN)) | (knight_attacks(them, s) & pieces(KNIGHT)) |
+                 (silver_attacks(them, s) & pieces(SILVER)) | (gold_attacks(them, s) & golds())) &
+                pieces(c);
+  }
+  return steppers | slider_attackers_to(s, occ);
+}
+
+Bitboard Position::slider_attackers_to(Square s, const Bitboard& occ) const {
+  // A black lance attacks s from where a white lance on s would attack, and the other way round.
+  return (lance_attacks(WHITE, s, occ) & pieces(BLACK, LANCE)) |
+         (lance_attacks(BLACK, s, occ) & pieces(WHITE, LANCE)) | (rook_attacks(s, occ) & pieces(ROOK, DRAGON)) |
+         (bishop_attacks(s, occ) & pieces(BISHOP, HORSE));
+}
+
 void Position::update_slider_blockers(Color c, StateInfo& st) const {
   st.blockers_for_king[c] = Bitboard();
   st.pinners[c] = Bitboard();

@@ -88,6 +88,12 @@ class Position {
   Bitboard attackers_to(Color c, Square s, const Bitboard& occ) const;
   Bitboard attackers_to(Color c, Square s) const { return attackers_to(c, s, pieces()); }
   bool attacked_by(Color c, Square s) const { return !attackers_to(c, s).empty(); }
+  // The pieces of both colours attacking s: attackers_to(BLACK, ...) | attackers_to(WHITE, ...), the sliders'
+  // attacks computed once.
+  Bitboard attackers_to(Square s, const Bitboard& occ) const;
+  // The sliders of both colours attacking s (lances, bishops, rooks, horses, dragons): all that taking a piece off
+  // `occ` can add to attackers_to(s, occ).
+  Bitboard slider_attackers_to(Square s, const Bitboard& occ) const;
 
   // Move properties. `pseudo_legal` checks an arbitrary move (e.g. from the hash) fully except that a board move
   // may still leave the mover's king in check; `legal` then decides that for a pseudo-legal move using pins only.

@@ -35,7 +35,7 @@ bool see_ge(const Position& pos, Move m, int threshold) {
   Bitboard occupied = pos.pieces();
   if (!drop) occupied ^= square_bb(from_sq(m));
   occupied |= square_bb(to);
-  Bitboard attackers = (pos.attackers_to(BLACK, to, occupied) | pos.attackers_to(WHITE, to, occupied)) & occupied;
+  Bitboard attackers = pos.attackers_to(to, occupied) & occupied;
   if (!drop) attackers = attackers.andnot(square_bb(from_sq(m)));
 
   Color stm = us;
@@ -63,7 +63,7 @@ bool see_ge(const Position& pos, Move m, int threshold) {
     if ((swap = capture_value(pt) - swap) < res) break;
     occupied ^= square_bb(bb.lsb());
     // Removing a piece may uncover a slider behind it.
-    attackers |= (pos.attackers_to(BLACK, to, occupied) | pos.attackers_to(WHITE, to, occupied)) & occupied;
+    attackers |= pos.slider_attackers_to(to, occupied) & occupied;
   }
   return bool(res);
 }

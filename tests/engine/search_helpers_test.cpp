@@ -227,6 +227,81 @@ TEST_CASE("one-move mates: the king-escape test before the move agrees with the 
   MESSAGE(checks << " checks, " << escapes << " with a king escape, " << mates << " one-move mates");
 }
 
+namespace {
+
+// see_ge as it was before it took the attackers of both colours at once and re-read only the sliders.
+bool reference_see_ge(const Position& pos, Move m, int threshold) {
+  constexpr PieceType order[] = {PAWN,       LANCE, KNIGHT, PRO_PAWN, PRO_LANCE, PRO_KNIGHT, SILVER,
+                                 PRO_SILVER, GOLD,  BISHOP, ROOK,     HORSE,     DRAGON,     KING};
+  const Square to = to_sq(m);
+  const bool drop = is_drop(m);
+  const Piece captured = drop ? NO_PIECE : pos.piece_on(to);
+  int swap = (captured == NO_PIECE ? 0 : capture_value(type_of(captured))) - threshold;
+  if (is_promotion(m)) swap += promotion_gain(type_of(moved_piece(m)));
+  if (swap < 0) return false;
+  swap = capture_value(type_of(moved_piece_after(m))) - swap;
+  if (swap <= 0) return true;
+  Bitboard occupied = pos.pieces();
+  if (!drop) occupied ^= square_bb(from_sq(m));
+  occupied |= square_bb(to);
+  Bitboard attackers = (pos.attackers_to(BLACK, to, occupied) | pos.attackers_to(WHITE, to, occupied)) & occupied;
+  Color stm = pos.side_to_move();
+  int res = 1;
+  while (true) {
+    stm = ~stm;
+    attackers &= occupied;
+    const Bitboard stm_attackers = attackers & pos.pieces(stm);
+    if (stm_attackers.empty()) break;
+    res ^= 1;
+    PieceType pt = NO_PIECE_TYPE;
+    Bitboard bb;
+    for (PieceType t : order)
+      if (!(bb = stm_attackers & pos.pieces(t)).empty()) {
+        pt = t;
+        break;
+      }
+    if (pt == KING) return (attackers & pos.pieces(~stm)).empty() ? res : res ^ 1;
+    if ((swap = capture_value(pt) - swap) < res) break;
+    occupied ^= square_bb(bb.lsb());
+    attackers |= (pos.attackers_to(BLACK, to, occupied) | pos.attackers_to(WHITE, to, occupied)) & occupied;
+  }
+  return bool(res);
+}
+
+}  // namespace
+
+TEST_CASE("SEE: the same answer as the full re-read of the attackers, on every move of random games") {
+  Position::init();
+  uint64_t seed = 0xda942042e4dd58b5ULL;
+  auto next = [&seed] {
+    seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+    return seed;
+  };
+  int judged = 0, winning = 0;
+  for (int game = 0; game < 60; ++game) {
+    Position pos;
+    std::deque<StateInfo> states(1);
+    REQUIRE(pos.set(START_SFEN, &states.back()).has_value());
+    for (int ply = 0; ply < 200; ++ply) {
+      const MoveList<LEGAL> legal(pos);
+      if (legal.size() == 0) break;
+      for (const ExtMove& m : legal)
+        for (int threshold : {-600, -1, 0, 1, 200, 900}) {
+          const bool see = see_ge(pos, m.move, threshold);
+          REQUIRE_MESSAGE(see == reference_see_ge(pos, m.move, threshold),
+                          pos.sfen() << " " << to_usi(m.move) << " threshold " << threshold);
+          ++judged;
+          winning += see;
+        }
+      states.emplace_back();
+      pos.do_move(legal.begin()[next() % legal.size()].move, states.back());
+    }
+  }
+  CHECK(judged > 100000);
+  CHECK(winning > judged / 10);
+  CHECK(winning < judged * 9 / 10);
+}
+
 TEST_CASE("mate scores are stored relative to the node and read back relative to the root") {
   CHECK(value_to_tt(mate_in(5), 3) == mate_in(2));
   CHECK(value_from_tt(mate_in(2), 7) == mate_in(9));

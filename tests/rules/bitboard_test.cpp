@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <deque>
 #include <vector>
 
 #include "rules/bitboard.h"
+#include "rules/movegen.h"
 #include "rules/position.h"
 
 using namespace shogi;
@@ -96,4 +98,44 @@ TEST_CASE("square distance: king steps, as many as the larger of the file and ra
       mismatches += (distance(Square(a), Square(b)) == 1) != king_attacks(Square(a)).test(Square(b));
     }
   CHECK(mismatches == 0);
+}
+
+TEST_CASE("attackers of both colours at once; taking pieces away adds only sliders") {
+  Position::init();
+  uint64_t seed = 0x853c49e6748fea9bULL;
+  auto next = [&seed] {
+    seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+    return seed;
+  };
+  int compared = 0, uncovered = 0;
+  for (int game = 0; game < 40; ++game) {
+    Position pos;
+    std::deque<StateInfo> states(1);
+    REQUIRE(pos.set(START_SFEN, &states.back()).has_value());
+    for (int ply = 0; ply < 150; ++ply) {
+      const MoveList<LEGAL> legal(pos);
+      if (legal.size() == 0) break;
+      // The full occupancy and one with a few random pieces taken off, on every square.
+      const Bitboard occ = pos.pieces();
+      Bitboard fewer = occ;
+      for (int i = 0; i < 4; ++i) {
+        const Bitboard left = fewer & Bitboard(next() & 0x7fffffffffffffffULL, next() & 0x3ffffULL);
+        if (!left.empty()) fewer ^= square_bb(left.lsb());
+      }
+      for (int s = 0; s < SQ_NB; ++s) {
+        const Square sq = Square(s);
+        for (const Bitboard& o : {occ, fewer}) {
+          REQUIRE(pos.attackers_to(sq, o) == (pos.attackers_to(BLACK, sq, o) | pos.attackers_to(WHITE, sq, o)));
+          ++compared;
+        }
+        const Bitboard gained = (pos.attackers_to(sq, fewer) & fewer).andnot(pos.attackers_to(sq, occ));
+        REQUIRE(gained.andnot(pos.slider_attackers_to(sq, fewer)).empty());
+        uncovered += !gained.empty();
+      }
+      states.emplace_back();
+      pos.do_move(legal.begin()[next() % legal.size()].move, states.back());
+    }
+  }
+  CHECK(compared > 100000);
+  CHECK(uncovered > 100);  // sliders were uncovered, so the second check tested something
 }
