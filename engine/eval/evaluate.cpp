@@ -39,6 +39,38 @@ int king_danger_penalty(const Position& pos, Color c, const Bitboard att[2], con
   return std::min(WEIGHTS.danger_cap, danger * danger / WEIGHTS.danger_divisor);
 }
 
+// The attacks of a piece of type Pt and colour c on s.
+template <PieceType Pt>
+Bitboard piece_attacks(Color c, Square s, const Bitboard& occ) {
+  if constexpr (Pt == LANCE) return lance_attacks(c, s, occ);
+  else if constexpr (Pt == BISHOP) return bishop_attacks(s, occ);
+  else if constexpr (Pt == ROOK) return rook_attacks(s, occ);
+  else if constexpr (Pt == HORSE) return horse_attacks(s, occ);
+  else if constexpr (Pt == DRAGON) return dragon_attacks(s, occ);
+  else return bb::STEP_ATTACKS[make_piece(c, Pt)][s];
+}
+
+// What the pieces of type Pt and colour c are worth to c: material, nearness to both kings and mobility. Their
+// attacks go into c's maps (a square attacked a second time into att2), except the pawns': those are in the maps
+// already, set for all pawns at once.
+template <PieceType Pt>
+int piece_terms(const Position& pos, Color c, const Square ksq[COLOR_NB], const Bitboard& occ, Bitboard& att,
+                Bitboard& att2) {
+  int v = 0;
+  pos.pieces(c, Pt).for_each([&](Square s) {
+    v += WEIGHTS.board[Pt];
+    if (ksq[c] != SQ_NONE) v += WEIGHTS.own_king[Pt][distance(s, ksq[c])];
+    if (ksq[~c] != SQ_NONE) v += WEIGHTS.enemy_king[Pt][distance(s, ksq[~c])];
+    const Bitboard a = piece_attacks<Pt>(c, s, occ);
+    if (WEIGHTS.mobility[Pt]) v += WEIGHTS.mobility[Pt] * a.andnot(pos.pieces(c)).count();
+    if constexpr (Pt != PAWN) {
+      att2 |= att & a;
+      att |= a;
+    }
+  });
+  return v;
+}
+
 }  // namespace
 
 Value evaluate_black(const Position& pos) {
@@ -50,25 +82,20 @@ Value evaluate_black(const Position& pos) {
   Bitboard att2[COLOR_NB];
   const Square ksq[COLOR_NB] = {pos.king_square(BLACK), pos.king_square(WHITE)};
 
-  occ.for_each([&](Square s) {
-    const Piece pc = pos.piece_on(s);
-    const PieceType pt = type_of(pc);
-    const Color c = color_of(pc);
-    // Kings are excluded from the attack maps: a king does not defend its own zone in the danger count.
-    if (pt == KING) return;
-    int v = WEIGHTS.board[pt];
-    if (ksq[c] != SQ_NONE) v += WEIGHTS.own_king[pt][distance(s, ksq[c])];
-    if (ksq[~c] != SQ_NONE) v += WEIGHTS.enemy_king[pt][distance(s, ksq[~c])];
-    if (pt == PAWN) {
-      if (WEIGHTS.mobility[PAWN]) v += WEIGHTS.mobility[PAWN] * pawn_attacks(c, s).andnot(pos.pieces(c)).count();
-    } else {
-      const Bitboard a = attacks_from(pc, s, occ);
-      if (WEIGHTS.mobility[pt]) v += WEIGHTS.mobility[pt] * a.andnot(pos.pieces(c)).count();
-      att2[c] |= att[c] & a;
-      att[c] |= a;
-    }
+  // Piece type by piece type, so that each type's weights and attack tables are found once. Kings are left out of
+  // the attack maps: a king does not defend its own zone in the danger count.
+  for (Color c : {BLACK, WHITE}) {
+    Bitboard& a = att[c];
+    Bitboard& a2 = att2[c];
+    const int v = piece_terms<PAWN>(pos, c, ksq, occ, a, a2) + piece_terms<LANCE>(pos, c, ksq, occ, a, a2) +
+                  piece_terms<KNIGHT>(pos, c, ksq, occ, a, a2) + piece_terms<SILVER>(pos, c, ksq, occ, a, a2) +
+                  piece_terms<GOLD>(pos, c, ksq, occ, a, a2) + piece_terms<BISHOP>(pos, c, ksq, occ, a, a2) +
+                  piece_terms<ROOK>(pos, c, ksq, occ, a, a2) + piece_terms<PRO_PAWN>(pos, c, ksq, occ, a, a2) +
+                  piece_terms<PRO_LANCE>(pos, c, ksq, occ, a, a2) + piece_terms<PRO_KNIGHT>(pos, c, ksq, occ, a, a2) +
+                  piece_terms<PRO_SILVER>(pos, c, ksq, occ, a, a2) + piece_terms<HORSE>(pos, c, ksq, occ, a, a2) +
+                  piece_terms<DRAGON>(pos, c, ksq, occ, a, a2);
     score += c == BLACK ? v : -v;
-  });
+  }
 
   score -= king_danger_penalty(pos, BLACK, att, att2);
   score += king_danger_penalty(pos, WHITE, att, att2);
