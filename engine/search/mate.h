@@ -16,8 +16,9 @@ namespace shogi {
 bool has_no_legal_move(const Position& pos);
 // True if the legal move m leaves the opponent no legal move (a check that mates, when m gives check).
 bool is_mate_after(Position& pos, Move m);
-// Whether, after the legal checking move m, the defender's king could step out of check, answered without making
-// m. When true, m does not mate; mate_in_one asks it first, since most contact checks fail it.
+// Whether, after the legal checking move m, the defender's king (which must exist) could step out of check,
+// answered without making m. When true, m does not mate; mate_in_one asks it first, since most contact checks
+// fail it.
 bool king_escapes_check(const Position& pos, Move m);
 // A move that mates at once, or MOVE_NONE. Pawn-drop mates are never returned: they are illegal.
 Move mate_in_one(Position& pos);
