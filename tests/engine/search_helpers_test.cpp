@@ -168,6 +168,26 @@ TEST_CASE("move ordering: sorting the moves above a limit gives the partial inse
 
 namespace {
 
+// Calls visit(pos, legal) at every position of `games` random games from the start (up to 200 plies each, until no
+// legal move is left): captures fill the hands, so drops, promotions, pins and checks of every kind turn up.
+template <typename Visit>
+void for_each_random_position(int games, uint64_t seed, Visit visit) {
+  Position::init();
+  for (int game = 0; game < games; ++game) {
+    Position pos;
+    std::deque<StateInfo> states(1);
+    REQUIRE(pos.set(START_SFEN, &states.back()).has_value());
+    for (int ply = 0; ply < 200; ++ply) {
+      const MoveList<LEGAL> legal(pos);
+      if (legal.size() == 0) break;
+      visit(pos, legal);
+      seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+      states.emplace_back();
+      pos.do_move(legal.begin()[seed % legal.size()].move, states.back());
+    }
+  }
+}
+
 // mate_in_one as it was before its pre-test: every candidate check is made and judged on the board.
 Move reference_mate_in_one(Position& pos) {
   const Color them = ~pos.side_to_move();
@@ -184,41 +204,24 @@ Move reference_mate_in_one(Position& pos) {
 }  // namespace
 
 TEST_CASE("one-move mates: the king-escape test before the move agrees with the board after it") {
-  // Random games: captures fill the hands, and the kings meet checks of every kind (drops, promotions, captures
-  // of the checker's defender, sliders uncovered).
-  Position::init();
-  uint64_t seed = 0x2545f4914f6cdd1dULL;
-  auto next = [&seed] {
-    seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
-    return seed;
-  };
   int checks = 0, escapes = 0, mates = 0;
-  for (int game = 0; game < 120; ++game) {
-    Position pos;
-    std::deque<StateInfo> states(1);
-    REQUIRE(pos.set(START_SFEN, &states.back()).has_value());
-    for (int ply = 0; ply < 200; ++ply) {
-      const MoveList<LEGAL> legal(pos);
-      if (legal.size() == 0) break;
-      for (const ExtMove& m : legal) {
-        if (!pos.gives_check(m.move)) continue;
-        ++checks;
-        const bool escapes_before = king_escapes_check(pos, m.move);
-        StateInfo st;
-        pos.do_move(m.move, st, true);
-        bool king_steps = false;
-        for (const ExtMove& reply : MoveList<LEGAL>(pos)) king_steps |= type_of(moved_piece(reply.move)) == KING;
-        pos.undo_move(m.move);
-        escapes += escapes_before;
-        REQUIRE_MESSAGE(escapes_before == king_steps, pos.sfen() << " " << to_usi(m.move));
-      }
-      const Move mate = mate_in_one(pos);
-      mates += mate != MOVE_NONE;
-      REQUIRE_MESSAGE(mate == reference_mate_in_one(pos), pos.sfen());
-      states.emplace_back();
-      pos.do_move(legal.begin()[next() % legal.size()].move, states.back());
+  for_each_random_position(120, 0x2545f4914f6cdd1dULL, [&](Position& pos, const MoveList<LEGAL>& legal) {
+    for (const ExtMove& m : legal) {
+      if (!pos.gives_check(m.move)) continue;
+      ++checks;
+      const bool escapes_before = king_escapes_check(pos, m.move);
+      StateInfo st;
+      pos.do_move(m.move, st, true);
+      bool king_steps = false;
+      for (const ExtMove& reply : MoveList<LEGAL>(pos)) king_steps |= type_of(moved_piece(reply.move)) == KING;
+      pos.undo_move(m.move);
+      escapes += escapes_before;
+      REQUIRE_MESSAGE(escapes_before == king_steps, pos.sfen() << " " << to_usi(m.move));
     }
-  }
+    const Move mate = mate_in_one(pos);
+    mates += mate != MOVE_NONE;
+    REQUIRE_MESSAGE(mate == reference_mate_in_one(pos), pos.sfen());
+  });
   // The games must have exercised both answers, and found mates.
   CHECK(checks > 5000);
   CHECK(escapes > checks / 2);
@@ -271,32 +274,17 @@ bool reference_see_ge(const Position& pos, Move m, int threshold) {
 }  // namespace
 
 TEST_CASE("SEE: the same answer as the full re-read of the attackers, on every move of random games") {
-  Position::init();
-  uint64_t seed = 0xda942042e4dd58b5ULL;
-  auto next = [&seed] {
-    seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
-    return seed;
-  };
   int judged = 0, winning = 0;
-  for (int game = 0; game < 60; ++game) {
-    Position pos;
-    std::deque<StateInfo> states(1);
-    REQUIRE(pos.set(START_SFEN, &states.back()).has_value());
-    for (int ply = 0; ply < 200; ++ply) {
-      const MoveList<LEGAL> legal(pos);
-      if (legal.size() == 0) break;
-      for (const ExtMove& m : legal)
-        for (int threshold : {-600, -1, 0, 1, 200, 900}) {
-          const bool see = see_ge(pos, m.move, threshold);
-          REQUIRE_MESSAGE(see == reference_see_ge(pos, m.move, threshold),
-                          pos.sfen() << " " << to_usi(m.move) << " threshold " << threshold);
-          ++judged;
-          winning += see;
-        }
-      states.emplace_back();
-      pos.do_move(legal.begin()[next() % legal.size()].move, states.back());
-    }
-  }
+  for_each_random_position(60, 0xda942042e4dd58b5ULL, [&](Position& pos, const MoveList<LEGAL>& legal) {
+    for (const ExtMove& m : legal)
+      for (int threshold : {-600, -1, 0, 1, 200, 900}) {
+        const bool see = see_ge(pos, m.move, threshold);
+        REQUIRE_MESSAGE(see == reference_see_ge(pos, m.move, threshold),
+                        pos.sfen() << " " << to_usi(m.move) << " threshold " << threshold);
+        ++judged;
+        winning += see;
+      }
+  });
   CHECK(judged > 100000);
   CHECK(winning > judged / 10);
   CHECK(winning < judged * 9 / 10);
