@@ -61,9 +61,13 @@ int piece_terms(const Position& pos, Color c, const Square ksq[COLOR_NB], const 
     v += WEIGHTS.board[Pt];
     if (ksq[c] != SQ_NONE) v += WEIGHTS.own_king[Pt][distance(s, ksq[c])];
     if (ksq[~c] != SQ_NONE) v += WEIGHTS.enemy_king[Pt][distance(s, ksq[~c])];
-    const Bitboard a = piece_attacks<Pt>(c, s, occ);
-    if (WEIGHTS.mobility[Pt]) v += WEIGHTS.mobility[Pt] * a.andnot(pos.pieces(c)).count();
-    if constexpr (Pt != PAWN) {
+    if constexpr (Pt == PAWN) {
+      // The pawns' attack maps came in bulk: a pawn's own attacks are needed only for a mobility weight.
+      if (WEIGHTS.mobility[PAWN])
+        v += WEIGHTS.mobility[PAWN] * piece_attacks<PAWN>(c, s, occ).andnot(pos.pieces(c)).count();
+    } else {
+      const Bitboard a = piece_attacks<Pt>(c, s, occ);
+      if (WEIGHTS.mobility[Pt]) v += WEIGHTS.mobility[Pt] * a.andnot(pos.pieces(c)).count();
       att2 |= att & a;
       att |= a;
     }
