@@ -78,13 +78,68 @@ int32_t side_sum(const Weights& w, const Position& pos, Color side) {
   return sum;
 }
 
-void refresh(const Weights& w, const Position& pos, Accumulator& acc) {
-  acc.sum[BLACK] = side_sum(w, pos, BLACK);
-  acc.sum[WHITE] = side_sum(w, pos, WHITE);
+void RefreshCache::clear() {
+  for (auto& side : entries_)
+    for (Entry& e : side) e.valid = false;
+}
+
+int32_t RefreshCache::side_sum(const Weights& w, const Position& pos, Color side) {
+  const Square k = turned_king(pos, side);
+  Entry& e = entries_[side][k];
+  if (!e.valid) {
+    e.sum = kp::side_sum(w, pos, side);
+    for (Color c : {BLACK, WHITE}) {
+      for (int pt = PAWN; pt <= DRAGON; ++pt)
+        if (pt != KING) e.pieces[c][pt] = pos.pieces(c, PieceType(pt));
+      e.hand[c] = pos.hand(c);
+    }
+    e.valid = true;
+    return e.sum;
+  }
+  const int16_t* row = &w.kp[size_t(k) * FEATURES];
+  auto value = [&](int f) { return int32_t(w.p[size_t(f)]) + row[f]; };
+  int32_t sum = e.sum;
+  for (Color c : {BLACK, WHITE}) {
+    for (int pt = PAWN; pt <= DRAGON; ++pt) {
+      if (pt == KING) continue;
+      const Bitboard now = pos.pieces(c, PieceType(pt));
+      Bitboard& then = e.pieces[c][pt];
+      if (now == then) continue;
+      const Piece pc = make_piece(c, PieceType(pt));
+      now.andnot(then).for_each([&](Square s) { sum += value(board_feature(side, pc, s)); });
+      then.andnot(now).for_each([&](Square s) { sum -= value(board_feature(side, pc, s)); });
+      then = now;
+    }
+    if (pos.hand(c) == e.hand[c]) continue;
+    for (int pt = HAND_TYPE_BEGIN; pt < HAND_TYPE_END; ++pt) {
+      // A hand of n turns on its first min(n, slots) slots.
+      const int now = std::min(hand_count(pos.hand(c), PieceType(pt)), HAND_SLOTS[pt]);
+      const int then = std::min(hand_count(e.hand[c], PieceType(pt)), HAND_SLOTS[pt]);
+      for (int i = then; i < now; ++i) sum += value(hand_feature(side, c, PieceType(pt), i));
+      for (int i = now; i < then; ++i) sum -= value(hand_feature(side, c, PieceType(pt), i));
+    }
+    e.hand[c] = pos.hand(c);
+  }
+  e.sum = sum;
+  return sum;
+}
+
+namespace {
+
+int32_t fresh_side_sum(const Weights& w, const Position& pos, Color side, RefreshCache* cache) {
+  return cache && pos.has_king(side) ? cache->side_sum(w, pos, side) : side_sum(w, pos, side);
+}
+
+}  // namespace
+
+void refresh(const Weights& w, const Position& pos, Accumulator& acc, RefreshCache* cache) {
+  acc.sum[BLACK] = fresh_side_sum(w, pos, BLACK, cache);
+  acc.sum[WHITE] = fresh_side_sum(w, pos, WHITE, cache);
   acc.key = pos.key();
 }
 
-bool update(const Weights& w, const Position& pos, Move move, const Accumulator& parent, Accumulator& out) {
+bool update(const Weights& w, const Position& pos, Move move, const Accumulator& parent, Accumulator& out,
+            RefreshCache* cache) {
   if (move == MOVE_NULL) {
     out = parent;
     out.key = pos.key();
@@ -121,7 +176,7 @@ bool update(const Weights& w, const Position& pos, Move move, const Accumulator&
   const bool king_moved = type_of(moved_piece(move)) == KING;
   for (Color side : {BLACK, WHITE}) {
     if (king_moved && side == us) {
-      out.sum[side] = side_sum(w, pos, side);
+      out.sum[side] = fresh_side_sum(w, pos, side, cache);
       continue;
     }
     const Square k = turned_king(pos, side);

@@ -76,13 +76,35 @@ struct Accumulator {
   int32_t sum[COLOR_NB] = {0, 0};
   Key key = 0;
 };
-// Computes both sums from scratch.
-void refresh(const Weights& w, const Position& pos, Accumulator& acc);
+// One side's sum for each square its king has stood on, with the pieces and hands it was made from (Stockfish's
+// "Finny tables"): when that side's sum must be made afresh (its king moved, or no parent accumulator), only the
+// features that differ from the last position with the king on that square are read, a few instead of forty.
+// Per search thread, about 90 KB; valid for one set of weights, so the owner clears it when those may change.
+class RefreshCache {
+ public:
+  RefreshCache() { clear(); }
+  void clear();
+  // Exactly side_sum(w, pos, side), for a side with a king.
+  int32_t side_sum(const Weights& w, const Position& pos, Color side);
+
+ private:
+  struct Entry {
+    Bitboard pieces[COLOR_NB][DRAGON + 1];  // non-king pieces by colour and type
+    Hand hand[COLOR_NB];
+    int32_t sum;
+    bool valid;
+  };
+  Entry entries_[COLOR_NB][SQ_NB];  // by side and its turned king square
+};
+
+// Computes both sums from scratch (through `cache` when given).
+void refresh(const Weights& w, const Position& pos, Accumulator& acc, RefreshCache* cache = nullptr);
 // The accumulator of pos from that of the position before `move` (the move that made pos; MOVE_NULL for a null
 // move). Only the features the move changes are read: the moved piece, a captured piece going to the hand, a
-// dropped piece leaving it. A king move makes its side's sum afresh (every KP term of that side changes). False
-// when the move is no real move (the caller refreshes).
-bool update(const Weights& w, const Position& pos, Move move, const Accumulator& parent, Accumulator& out);
+// dropped piece leaving it. A king move makes its side's sum afresh (every KP term of that side changes), through
+// `cache` when given. False when the move is no real move (the caller refreshes).
+bool update(const Weights& w, const Position& pos, Move move, const Accumulator& parent, Accumulator& out,
+            RefreshCache* cache = nullptr);
 Value evaluate(const Weights& w, const Position& pos, const Accumulator& acc);
 
 // The sum of one side's features (its P and KP terms), in 1/WEIGHT_SCALE centipawns.

@@ -74,6 +74,7 @@ void Worker::clear_history() {
 
 void Worker::prepare() {
   weights_ = shared_.weights.get();
+  refresh_cache_.clear();  // the weights may have changed since the last search
   states_.clear();
   states_.emplace_back();
   // The engine validated the position and moves before storing them, with the relaxed piece limits.
@@ -264,8 +265,8 @@ void Worker::update_accumulator(const kp::Weights& w, const Position& pos, Stack
   const StateInfo* previous = pos.state()->previous;
   const kp::Accumulator& parent = (ss - 1)->acc;
   const bool incremental = ss->ply > 0 && previous && parent.key == previous->key() &&
-                           kp::update(w, pos, (ss - 1)->current_move, parent, acc);
-  if (!incremental) kp::refresh(w, pos, acc);
+                           kp::update(w, pos, (ss - 1)->current_move, parent, acc, &refresh_cache_);
+  if (!incremental) kp::refresh(w, pos, acc, &refresh_cache_);
   if (g_check_accumulators.load(std::memory_order_relaxed)) {
     kp::Accumulator full;
     kp::refresh(w, pos, full);

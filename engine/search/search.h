@@ -161,6 +161,7 @@ class Worker {
   SharedState& shared_;
   const size_t id_;
   const kp::Weights* weights_ = nullptr;  // shared_.weights, taken by prepare(): read at every evaluation
+  kp::RefreshCache refresh_cache_;        // for weights_, cleared by prepare()
   Position root_pos_;
   std::deque<StateInfo> states_;
   RootMoves root_moves_;

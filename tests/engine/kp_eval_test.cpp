@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <set>
 #include <string>
@@ -98,7 +99,9 @@ TEST_CASE("KP: the incremental update equals a full recomputation along random g
   Position::init();
   const kp::Weights w = random_weights(1, false);
   std::mt19937_64 rng(11);
-  int moves = 0, drops = 0, captures = 0, promotions = 0, king_moves = 0;
+  int moves = 0, drops = 0, captures = 0, promotions = 0, king_moves = 0, cached = 0;
+  // Kept across games, so that its entries are also brought up to date from unrelated positions.
+  auto cache = std::make_unique<kp::RefreshCache>();
   for (const char* start : STARTS) {
     for (int game = 0; game < 30; ++game) {
       GameRecord g;
@@ -120,12 +123,21 @@ TEST_CASE("KP: the incremental update equals a full recomputation along random g
         promotions += is_promotion(m);
         king_moves += !is_drop(m) && type_of(moved_piece(m)) == KING;
         g.play(m);
-        kp::Accumulator next, full;
+        kp::Accumulator next, full, through_cache;
         REQUIRE(kp::update(w, g.position(), m, acc, next));
         kp::refresh(w, g.position(), full);
         INFO(g.position().sfen(), " after ", int(m));
         REQUIRE(next.sum[BLACK] == full.sum[BLACK]);
         REQUIRE(next.sum[WHITE] == full.sum[WHITE]);
+        // The refresh cache gives the same sums, whatever positions its entries were made from.
+        REQUIRE(kp::update(w, g.position(), m, acc, through_cache, cache.get()));
+        REQUIRE(through_cache.sum[BLACK] == full.sum[BLACK]);
+        REQUIRE(through_cache.sum[WHITE] == full.sum[WHITE]);
+        for (Color side : {BLACK, WHITE})
+          if (g.position().has_king(side)) {
+            REQUIRE(cache->side_sum(w, g.position(), side) == full.sum[side]);
+            ++cached;
+          }
         CHECK(next.key == g.position().key());
         CHECK(kp::evaluate(w, g.position(), next) == kp::evaluate(w, g.position()));
         acc = next;
@@ -138,6 +150,7 @@ TEST_CASE("KP: the incremental update equals a full recomputation along random g
   CHECK(captures > 500);
   CHECK(promotions > 100);
   CHECK(king_moves > 200);
+  CHECK(cached > 10000);
 
   // A null move keeps the sums and takes the new key.
   Position pos;
