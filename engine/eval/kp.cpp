@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -84,6 +85,7 @@ void RefreshCache::clear() {
 }
 
 int32_t RefreshCache::side_sum(const Weights& w, const Position& pos, Color side) {
+  assert(pos.has_king(side));
   const Square k = turned_king(pos, side);
   Entry& e = entries_[side][k];
   if (!e.valid) {

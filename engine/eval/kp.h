@@ -79,7 +79,7 @@ struct Accumulator {
 // One side's sum for each square its king has stood on, with the pieces and hands it was made from (Stockfish's
 // "Finny tables"): when that side's sum must be made afresh (its king moved, or no parent accumulator), only the
 // features that differ from the last position with the king on that square are read, a few instead of forty.
-// Per search thread, about 90 KB; valid for one set of weights, so the owner clears it when those may change.
+// Per search thread, about 80 KB; valid for one set of weights, so the owner clears it when those may change.
 class RefreshCache {
  public:
   RefreshCache() { clear(); }

@@ -1,6 +1,7 @@
 #include "search/mate.h"
 
 #include <algorithm>
+#include <cassert>
 
 #include "rules/movegen.h"
 
@@ -20,6 +21,7 @@ bool has_no_legal_move(const Position& pos) {
 // Nine checks in ten that mate_in_one tries fail here, before any move is made.
 bool king_escapes_check(const Position& pos, Move m) {
   const Color us = pos.side_to_move(), them = ~us;
+  assert(pos.has_king(them));
   const Square ksq = pos.king_square(them);
   const Square to = to_sq(m);
   const Bitboard left = is_drop(m) ? Bitboard() : square_bb(from_sq(m));
