@@ -280,6 +280,38 @@ TEST_CASE("the search's accumulators equal a full recomputation at every evaluat
   MESSAGE("accumulators computed ", check.computed, ", from the parent's ", check.incremental);
 }
 
+TEST_CASE("an engine whose weights change between searches sums with the new ones, never with cached old sums") {
+  Position::init();
+  // Each thread keeps a side's sums by king square across evaluations (kp::RefreshCache): made with other weights,
+  // they would be wrong the moment a king returns to a square.
+  auto weights = [](uint64_t seed) {
+    kp::Weights w = random_weights(seed, true);
+    for (auto& v : w.p) v = int16_t(v / 8);
+    for (auto& v : w.kp) v = int16_t(v / 8);
+    w.base = kp::Base::HandWritten;
+    return std::make_shared<const kp::Weights>(w);
+  };
+  const auto first = weights(12), second = weights(13);
+  set_accumulator_check(true);
+  Engine engine;
+  engine.set_hash_size(8);
+  SearchCallbacks cb;
+  engine.set_callbacks(cb);
+  for (const auto& w : {first, second, first}) {
+    engine.set_eval_weights(w);
+    // Kings with room to move, so that the same king squares come back in every search.
+    REQUIRE(engine.set_position("sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1"));
+    SearchLimits limits;
+    limits.nodes = 20000;
+    engine.go(limits);
+    engine.wait_for_search_finished();
+  }
+  const AccumulatorCheck check = accumulator_check();
+  set_accumulator_check(false);
+  CHECK(check.computed > 10000);
+  CHECK(check.mismatches == 0);
+}
+
 TEST_CASE("engines in one process search with their own weights, each as it does alone, also at the same time") {
   // With the weights process-wide, setting them for one engine set them for the other: its evaluation and its
   // search changed with them.
