@@ -119,7 +119,8 @@ TEST_CASE("attackers of both colours at once; taking pieces away adds only slide
       const Bitboard occ = pos.pieces();
       Bitboard fewer = occ;
       for (int i = 0; i < 4; ++i) {
-        const Bitboard left = fewer & Bitboard(next() & 0x7fffffffffffffffULL, next() & 0x3ffffULL);
+        const uint64_t lo = next() & 0x7fffffffffffffffULL, hi = next() & 0x3ffffULL;  // in this order
+        const Bitboard left = fewer & Bitboard(lo, hi);
         if (!left.empty()) fewer ^= square_bb(left.lsb());
       }
       for (int s = 0; s < SQ_NB; ++s) {
