@@ -613,3 +613,27 @@ TEST_CASE("scale_tc and build_cache from YAML and the command line") {
                     TournamentType::Gauntlet);
         }).find("--scale-tc: unknown key 'speed=8'") == 0);
 }
+
+TEST_CASE("every tournament config shipped in configs/ loads and passes the checks of a run") {
+  // A key misspelt or a value out of range in a shipped config would only show when a user runs it. Engines are
+  // looked up as a run would look them up, so the built binaries are needed: the ones a config names that are not
+  // here (a Debian engine not installed) are replaced by `sh`, which exists everywhere.
+  const fs::path dir = fs::path(SHOGI_ARENA_SOURCE_DIR) / "configs";
+  int loaded = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".yaml") continue;
+    std::ifstream in(entry.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (text.find("\ntournament:") == std::string::npos && !text.starts_with("tournament:")) continue;
+    INFO(entry.path().string());
+    ConfigDraft d;
+    const std::string e = error_of([&] { apply_yaml_file(entry.path().string(), d); });
+    REQUIRE_MESSAGE(e.empty(), e);
+    for (EngineSettings& engine : d.file_engines)
+      if (engine.cmd && resolve_command(*engine.cmd, dir.string()).empty()) engine.cmd = "sh";
+    const std::string f = error_of([&] { finalize(std::move(d), std::nullopt); });
+    CHECK_MESSAGE(f.empty(), f);
+    ++loaded;
+  }
+  CHECK(loaded >= 9);
+}
