@@ -46,13 +46,20 @@ diff -u "$tmp/expected.options" "$tmp/tune.options" >"$tmp/tune.diff" ||
 $(cat "$tmp/tune.diff")"
 pass "the tune build adds $count spin options, as tune-params prints them"
 
-# The params file the repository tunes the search with (configs/spsa-engine-search.yaml) is tune-params' lines
-# with another r_end: a constant renamed or re-ranged in search/tune.h must be changed there too.
-while IFS=, read -r name rest; do
-  want=$(grep "^$name," "$tmp/tune.params" | cut -d, -f2-6) || fail "configs/engine-search.params: $name is not tunable"
-  [ "$(cut -d, -f1-5 <<<"$rest")" = "$want" ] || fail "configs/engine-search.params: $name,$rest, the engine has $name,$want"
-done < <(grep -v '^#' "$source_dir/configs/engine-search.params")
-pass "configs/engine-search.params agrees with tune-params"
+# The params files the repository tunes the search and the time manager with (configs/spsa-engine-search.yaml,
+# configs/spsa-engine-time.yaml) are tune-params' lines with another r_end: a constant renamed or re-ranged in
+# search/tune.h must be changed there too. Together they hold every constant, each once.
+for params in engine-search.params engine-time.params; do
+  while IFS=, read -r name rest; do
+    want=$(grep "^$name," "$tmp/tune.params" | cut -d, -f2-6) || fail "configs/$params: $name is not tunable"
+    [ "$(cut -d, -f1-5 <<<"$rest")" = "$want" ] || fail "configs/$params: $name,$rest, the engine has $name,$want"
+  done < <(grep -v '^#' "$source_dir/configs/$params")
+done
+listed=$(cat "$source_dir/configs/engine-search.params" "$source_dir/configs/engine-time.params" | grep -v '^#' |
+         cut -d, -f1 | sort)
+[ "$listed" = "$(cut -d, -f1 "$tmp/tune.params" | sort)" ] ||
+  fail "configs/engine-search.params and engine-time.params do not list every tunable constant once"
+pass "configs/engine-search.params and engine-time.params agree with tune-params"
 
 release_signature=$(signature "$release" bench)
 tune_signature=$(signature "$tune" bench)
