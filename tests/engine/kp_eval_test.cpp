@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <memory>
 #include <random>
 #include <set>
@@ -41,6 +42,26 @@ kp::Weights random_weights(uint64_t seed, bool symmetric) {
       for (int f = 0; f < kp::FEATURES; ++f) w.at(kp::mirror(Square(k)), kp::mirror_feature(f)) = w.at(Square(k), f);
   }
   return w;
+}
+
+// Symmetric random tables, small enough to keep a search sane, on top of the hand-written evaluation.
+std::shared_ptr<const kp::Weights> searchable_weights(uint64_t seed) {
+  kp::Weights w = random_weights(seed, true);
+  for (auto& v : w.p) v = int16_t(v / 8);
+  for (auto& v : w.kp) v = int16_t(v / 8);
+  w.base = kp::Base::HandWritten;
+  return std::make_shared<const kp::Weights>(w);
+}
+
+// Searches each position to `nodes` nodes with `engine`'s settings.
+void search_each(Engine& engine, std::initializer_list<const char*> positions, uint64_t nodes) {
+  for (const char* position : positions) {
+    REQUIRE(engine.set_position(position));
+    SearchLimits limits;
+    limits.nodes = nodes;
+    engine.go(limits);
+    engine.wait_for_search_finished();
+  }
 }
 
 const char* const STARTS[] = {
@@ -251,26 +272,17 @@ TEST_CASE("evaluate() uses the learned weights it is given, and the hand-written
 
 TEST_CASE("the search's accumulators equal a full recomputation at every evaluation") {
   Position::init();
-  // Symmetric random weights on top of the hand-written evaluation, small enough to keep the search sane.
-  kp::Weights w = random_weights(8, true);
-  for (auto& v : w.p) v = int16_t(v / 8);
-  for (auto& v : w.kp) v = int16_t(v / 8);
-  w.base = kp::Base::HandWritten;
   set_accumulator_check(true);
   Engine engine;
-  engine.set_eval_weights(std::make_shared<const kp::Weights>(w));
+  engine.set_eval_weights(searchable_weights(8));
   engine.set_hash_size(8);
   SearchCallbacks cb;
   engine.set_callbacks(cb);
-  for (const char* position : {"startpos moves 7g7f 3c3d 8h2b+ 3a2b",
-                               "sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
-                               "sfen 4k4/9/9/9/9/9/9/9/4K4 b 2P20p 1"}) {
-    REQUIRE(engine.set_position(position));
-    SearchLimits limits;
-    limits.nodes = 30000;
-    engine.go(limits);
-    engine.wait_for_search_finished();
-  }
+  search_each(engine,
+              {"startpos moves 7g7f 3c3d 8h2b+ 3a2b",
+               "sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+               "sfen 4k4/9/9/9/9/9/9/9/4K4 b 2P20p 1"},
+              30000);
   const AccumulatorCheck check = accumulator_check();
   set_accumulator_check(false);
   CHECK(check.mismatches == 0);
@@ -284,14 +296,7 @@ TEST_CASE("an engine whose weights change between searches sums with the new one
   Position::init();
   // Each thread keeps a side's sums by king square across evaluations (kp::RefreshCache): made with other weights,
   // they would be wrong the moment a king returns to a square.
-  auto weights = [](uint64_t seed) {
-    kp::Weights w = random_weights(seed, true);
-    for (auto& v : w.p) v = int16_t(v / 8);
-    for (auto& v : w.kp) v = int16_t(v / 8);
-    w.base = kp::Base::HandWritten;
-    return std::make_shared<const kp::Weights>(w);
-  };
-  const auto first = weights(12), second = weights(13);
+  const auto first = searchable_weights(12), second = searchable_weights(13);
   set_accumulator_check(true);
   Engine engine;
   engine.set_hash_size(8);
@@ -300,11 +305,7 @@ TEST_CASE("an engine whose weights change between searches sums with the new one
   for (const auto& w : {first, second, first}) {
     engine.set_eval_weights(w);
     // Kings with room to move, so that the same king squares come back in every search.
-    REQUIRE(engine.set_position("sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1"));
-    SearchLimits limits;
-    limits.nodes = 20000;
-    engine.go(limits);
-    engine.wait_for_search_finished();
+    search_each(engine, {"sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1"}, 20000);
   }
   const AccumulatorCheck check = accumulator_check();
   set_accumulator_check(false);
