@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include <boost/json/parse.hpp>
+
 #include "output/json.h"
 
 using namespace arena;
@@ -20,13 +22,36 @@ TEST_CASE("json: strings escape quotes, backslashes and control characters, not 
   CHECK(std::string_view(back->get_string()) == s);
 }
 
-TEST_CASE("json: bytes that are not UTF-8 are written and read back as they are") {
-  const std::string s = "\xff\xfe sjis \x90\xe6\x8e\xe8";
-  const std::string text = json::serialize(bj::value(s));
-  CHECK(text == "\"" + s + "\"");
-  auto back = json::parse(text);
+TEST_CASE("json: bytes that are not UTF-8 are written as U+FFFD, so that every JSON reader takes the text") {
+  const std::string fffd = "\xef\xbf\xbd";
+  // Stray bytes, Shift_JIS, an overlong form, a surrogate, a code point above U+10FFFF, a sequence cut short: each
+  // byte outside a well-formed sequence becomes one U+FFFD; well-formed sequences of every length stay.
+  CHECK(json::valid_utf8("\xff\xfe ok") == fffd + fffd + " ok");
+  CHECK(json::valid_utf8("\x90\xe6") == fffd + fffd);
+  CHECK(json::valid_utf8("\xc0\x80") == fffd + fffd);
+  CHECK(json::valid_utf8("\xed\xa0\x80") == fffd + fffd + fffd);
+  CHECK(json::valid_utf8("\xf4\x90\x80\x80") == fffd + fffd + fffd + fffd);
+  CHECK(json::valid_utf8("a\xe5\x85") == "a" + fffd + fffd);
+  CHECK(json::valid_utf8("\x7f \xc2\xa9 \xe5\x85\x88 \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf") ==
+        "\x7f \xc2\xa9 \xe5\x85\x88 \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf");
+
+  // An engine's bestmove with a stray byte, in a value and in a key: Boost's strict parser (as Python's json)
+  // refuses raw invalid UTF-8, and takes what serialize writes.
+  bj::object o;
+  o["illegal_move"] = "7g7f\xff";
+  o["k\x90"] = 1;
+  const std::string text = json::serialize(o);
+  CHECK(text == "{\"illegal_move\":\"7g7f" + fffd + "\",\"k" + fffd + "\":1}");
+  boost::system::error_code ec;
+  (void)bj::parse(text, ec);
+  CHECK_FALSE(ec);
+  (void)bj::parse("\"7g7f\xff\"", ec);
+  CHECK(ec);  // the check above can fail
+
+  // Journals written before keep reading: raw bytes come back as they are.
+  auto back = json::parse("\"\xff\xfe sjis\"");
   REQUIRE(back.has_value());
-  CHECK(std::string_view(back->get_string()) == s);
+  CHECK(std::string_view(back->get_string()) == "\xff\xfe sjis");
 }
 
 TEST_CASE("json: doubles in their shortest exact form, non-finite ones as null, integers exact") {
