@@ -212,6 +212,16 @@ int take_number(std::string_view& s, bool kanji) {
   return 0;
 }
 
+// The words a KIF move line ends a game with instead of a move.
+bool is_kif_ending(std::string_view s) {
+  static constexpr std::array<std::string_view, 15> endings = {
+      "投了", "中断", "千日手", "詰み", "不詰", "持将棋", "切れ負け", "時間切れ", "反則勝ち",
+      "反則負け", "入玉勝ち", "宣言勝ち", "不戦勝", "不戦敗", "封じ手"};
+  for (std::string_view e : endings)
+    if (s.starts_with(e)) return true;
+  return false;
+}
+
 bool take(std::string_view& s, std::string_view prefix) {
   if (!s.starts_with(prefix)) return false;
   s.remove_prefix(prefix.size());
@@ -325,9 +335,11 @@ std::expected<Opening, std::string> parse_kif_opening(std::string_view text, con
       if (last_to.empty()) return err("同 without a previous move");
       to = last_to;
     } else {
+      if (is_kif_ending(s)) break;
       int file = take_number(s, false);
       int rank = take_number(s, true);
-      if (file == 0 || rank == 0) break;  // an ending word: 投了, 中断, 千日手, 詰み, ...
+      if (file == 0 || rank == 0)
+        return err("not a move: '" + line + "' (expected a square such as ７六 or 同, or an ending such as 投了)");
       to = std::string(1, char('0' + file)) + char('a' + rank - 1);
     }
     char drop_letter = take_piece(s);

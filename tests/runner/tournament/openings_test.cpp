@@ -85,6 +85,15 @@ TEST_CASE("opening files") {
     auto s = load_openings(dir.file("s.kif", sjis), 0);
     REQUIRE(s);
     CHECK(s->front().position == "startpos moves 7g7f 3c3d");
+    // A garbled move is an error at its line, not the end of the record.
+    auto garbled = load_openings(dir.file("x.kif", "手合割：平手\n   1 ７六歩(77)\n   2 ＸＸ歩(33)\n   3 ２六歩(27)\n"), 0);
+    REQUIRE_FALSE(garbled);
+    CHECK(garbled.error().find("x.kif:3: not a move: '   2 ＸＸ歩(33)'") != std::string::npos);
+    for (const char* ending : {"中断", "千日手", "詰み", "持将棋", "切れ負け", "反則勝ち", "入玉勝ち"}) {
+      auto ended = load_openings(dir.file("e.kif", std::string("   1 ７六歩(77)\n   2 ") + ending + "\n"), 0);
+      REQUIRE_MESSAGE(ended, ending);
+      CHECK(ended->front().position == "startpos moves 7g7f");
+    }
     auto handicap = load_openings(dir.file("h.kif", "手合割：香落ち\n   1 ３四歩(33)\n"), 0);
     REQUIRE_FALSE(handicap);
     CHECK(handicap.error().find("h.kif:1: only even games") != std::string::npos);
