@@ -15,6 +15,12 @@ std::expected<std::string, std::string> opening_position(std::string_view start,
   }
   shogi::GameRecord record;
   if (auto r = record.start(text); !r) return std::unexpected(r.error());
+  // The rules accept a position without a king (a mate problem's attacker has none), but a game needs both: the
+  // side without one would lose at once or an engine would refuse the position.
+  for (shogi::Color c : {shogi::BLACK, shogi::WHITE})
+    if (!record.position().has_king(c))
+      return std::unexpected(std::string("no ") + (c == shogi::BLACK ? "black" : "white") +
+                             " king: a game needs both kings");
   std::string_view s = start;
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   if (s.starts_with("position")) {

@@ -18,6 +18,9 @@ TEST_CASE("opening lines") {
   shogi::Position::init();
   auto line = [](std::string_view text, int plies = 0) { return parse_opening_line(text, plies); };
   CHECK(line("startpos")->position == "startpos");
+  // A mate problem's position is no game.
+  CHECK(line("sfen 4k4/9/9/9/9/9/9/9/9 b 2G 1").error() == "no black king: a game needs both kings");
+  CHECK(line("sfen 9/9/9/9/9/9/9/9/4K4 b - 1").error() == "no white king: a game needs both kings");
   CHECK(line("startpos moves 7g7f 3c3d 2g2f")->position == "startpos moves 7g7f 3c3d 2g2f");
   CHECK(line("position startpos moves 7g7f 3c3d 2g2f", 2)->position == "startpos moves 7g7f 3c3d");
   CHECK(line("sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2 moves 3c3d")->position ==
