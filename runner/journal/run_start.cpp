@@ -61,7 +61,12 @@ std::expected<std::optional<JournalContents>, std::string> read_journal_to_resum
                                                                                   const JournalHeader& header,
                                                                                   bool resume, bool overwrite) {
   std::error_code ec;
-  const bool exists = fs::exists(path, ec) && fs::file_size(path, ec) > 0;
+  bool exists = fs::exists(path, ec) && fs::file_size(path, ec) > 0;
+  if (exists && !overwrite) {
+    // A journal without a single game (its run stopped while the engines started: a bad option, a missing
+    // binary) holds nothing to continue or to lose: the corrected command starts afresh over it, resumed or not.
+    if (auto was = read_journal(path); was && was->games.empty() && was->spsa_pairs.empty()) exists = false;
+  }
   if (exists && !resume && !overwrite)
     return std::unexpected(path +
                            ": the journal already exists; use --resume to continue that run or --overwrite "

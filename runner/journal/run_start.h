@@ -29,7 +29,8 @@ std::optional<TimeScale> time_scale(const config::Config& config);
 std::expected<void, std::string> stamp_header(JournalHeader& header, const config::Config& config);
 
 // A run on one machine into the journal `path` of OUT `out_dir`, about to write `header`. Refuses an OUT that holds
-// a sharded run's segments, and an existing journal unless `resume` or `overwrite`. With `resume` and a journal,
+// a sharded run's segments, and an existing journal unless `resume` or `overwrite` (a journal of no game counts as
+// none: there is nothing in it to lose). With `resume` and a journal,
 // reads it back, refusing one without a header, one merged from shards, or one of another schedule or run
 // (identity); nullopt: the run starts afresh (the caller creates the journal).
 std::expected<std::optional<JournalContents>, std::string> read_journal_to_resume(const std::string& out_dir,

@@ -323,6 +323,26 @@ TEST_CASE("an engine that cannot start") {
     CHECK(r.result.error.starts_with("e1: usi: no answer"));
     CHECK(r.exit == 2);
     CHECK(r.scored == 0);
+    // The journal it left holds no game: the same command with the engine mended starts afresh, no --resume or
+    // --overwrite needed; and so does --resume with other settings.
+    REQUIRE(fs::exists(c.output.journal));
+    Script fixed(2);
+    Run again = run(c, fixed, quiet);
+    CHECK(again.result.end == RunEnd::Completed);
+    CHECK(again.scored == 8);
+    CHECK(journal_games(c.output.journal).size() == 8);
+  }
+  SUBCASE("resumed after a failed start with other settings: afresh, nothing was played") {
+    Script s(2);
+    s.fail_start = [](int e, int) { return e == 1; };
+    config::Config c = make_config(config::TournamentType::Gauntlet, 2, 4, 2, dir.path);
+    REQUIRE(run(c, s, quiet).result.end == RunEnd::Error);
+    Script fixed(2);
+    config::Config other = make_config(config::TournamentType::Gauntlet, 2, 2, 2, dir.path);
+    other.resume = true;
+    Run again = run(other, fixed, quiet);
+    CHECK(again.result.end == RunEnd::Completed);
+    CHECK(again.scored == 4);
   }
   SUBCASE("a failed restart after a crash is a crash; replayed") {
     Script s(2);
