@@ -112,7 +112,11 @@ int run_tournament(const config::Config& c, const std::atomic<bool>* stop) {
   if (auto opened = t.open(observers); !opened) throw config::ConfigError(opened.error());
   const auto started = std::chrono::steady_clock::now();
   const tournament::RunResult result = t.run(observers, stop);
-  console.finish(t.tally());
+  // A run that failed before any game (an engine that does not start) has no results to show: its error line is
+  // all there is to say, as for any other error.
+  const bool failed = result.end == tournament::RunEnd::Error;
+  const bool results = !failed || t.tally().scored() > 0;
+  if (results) console.finish(t.tally());
   if (live) live->publish_final(t.tally());
   page.reset();
 
@@ -132,13 +136,15 @@ int run_tournament(const config::Config& c, const std::atomic<bool>* stop) {
   s.runner_max_rss_kb = usage.max_rss_kb;
   if (c.json) {
     std::cout << tournament::summary_json(t.tally(), s) << std::endl;
-    if (!c.quiet) std::cerr << tournament::summary_text(t.tally(), s);
-  } else {
+    if (!c.quiet && results) std::cerr << tournament::summary_text(t.tally(), s);
+  } else if (results) {
     std::cout << tournament::summary_text(t.tally(), s) << std::flush;
   }
-  if (result.end == tournament::RunEnd::Error) std::cerr << "shogi-arena: error: " << result.error << std::endl;
-  // The last line of stderr says it all for a CI log.
-  if (std::string verdict = tournament::verdict_line(t.tally(), s); !verdict.empty()) std::cerr << verdict << std::endl;
+  // The last line of stderr says it all for a CI log: the error, or the SPRT's verdict.
+  if (failed)
+    std::cerr << "shogi-arena: error: " << result.error << std::endl;
+  else if (std::string verdict = tournament::verdict_line(t.tally(), s); !verdict.empty())
+    std::cerr << verdict << std::endl;
   return s.exit_code;
 }
 

@@ -24,3 +24,14 @@ code=0
 [ "$code" = 2 ] && grep -q "^shogi-arena: error: --engine #2: 'hash=1': unknown key 'hash'" "$TMP/err" ||
   fail "a bad --engine key: exit $code, $(cat "$TMP/err")"
 pass "$(cat "$TMP/err")"
+
+# An engine that cannot start with its settings (an option value out of its range): no results table of 0 games,
+# no SPRT verdict after the error; the error is the one line on stderr, and the exit code 2.
+code=0
+"$ARENA" sprt --engine cmd="$MOCK" name=a option.Hash=lots --engine cmd="$MOCK" name=b --each tc=nodes=1000 \
+  --concurrency 1 --kifu none --out "$TMP/nostart" >"$TMP/out" 2>"$TMP/err" || code=$?
+[ "$code" = 2 ] || fail "an engine that cannot start: exit code $code, expected 2"
+[ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "^shogi-arena: error: a: .*option 'Hash' must be an integer" "$TMP/err" ||
+  fail "an engine that cannot start: expected one error line, got: $(cat "$TMP/err")"
+! grep -q "Results of\|Error:" "$TMP/out" || fail "an engine that cannot start: a results table: $(cat "$TMP/out")"
+pass "$(cat "$TMP/err")"
