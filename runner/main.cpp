@@ -19,7 +19,7 @@
 // interrupted run or an inconclusive SPRT. Errors are one line on stderr. `csa`: 0 the games were played (or a
 // stop was requested), 1 gave up (server unreachable, login refused, engine broken), 2 bad configuration.
 // `serve`: 0 after Ctrl-C, 1 when it cannot listen, 2 bad configuration. `check`: 0 the engine plays reliably
-// with the recommended settings, 1 it does not, 2 bad arguments.
+// with the recommended settings, 1 it does not, 2 bad arguments or interrupted before a failure.
 
 #include <signal.h>
 #include <unistd.h>

@@ -52,6 +52,8 @@ std::string summary_text(const CheckReport& r, const game::EngineConfig& engine)
   const std::string who = r.engine_name.empty() ? engine.command : r.engine_name;
   if (r.exit_code() == 0)
     s += who + " can play timed games reliably" + std::string(r.warnings() ? " with the settings below" : "") + ".\n";
+  else if (r.exit_code() == 2)
+    s += "Interrupted: the checks that did not run decide nothing; run the check again to the end.\n";
   else
     s += who + " cannot play timed games reliably, even with the settings below (see FAIL above).\n";
   std::string line = "--engine";

@@ -115,7 +115,10 @@ class Battery {
         files_left(files_before);
       }
     }
-    if (interrupted()) add("interrupted", "interrupted", Verdict::Skip, "", "the remaining checks were not run");
+    if (interrupted()) {
+      add("interrupted", "interrupted", Verdict::Skip, "", "the remaining checks were not run");
+      report_.interrupted = true;
+    }
     report_.seconds = std::chrono::duration<double>(SteadyClock::now() - started).count();
     return std::move(report_);
   }
@@ -138,13 +141,14 @@ class Battery {
     if (fatal_) return false;
     if (engine_.running()) return true;
     auto started = engine_.start(startup_wait());
-    if (!started) {
+    if (!started && !interrupted()) {
       add("engine.restart", "restart after a death", Verdict::Fail, "",
           "cannot restart the engine: " + started.error());
       fatal_ = true;
       return false;
     }
-    return true;
+    if (!started) fatal_ = true;  // interrupted
+    return bool(started);
   }
 
   std::string_view timing_position() {
@@ -187,6 +191,10 @@ class Battery {
 
   bool handshake() {
     auto started = engine_.start(startup_wait());
+    if (!started && interrupted()) {
+      fatal_ = true;  // Ctrl-C cut the start short: nothing was learnt of the engine
+      return false;
+    }
     if (!started) {
       add("handshake.start", "start, usiok, readyok", Verdict::Fail, "", started.error());
       fatal_ = true;

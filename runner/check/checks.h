@@ -60,10 +60,12 @@ struct CheckReport {
   std::vector<CheckItem> items;
   Recommendation keys;
   double seconds = 0;
+  bool interrupted = false;  // Ctrl-C: the checks not run say nothing either way
   int failures() const;
   int warnings() const;
-  // 0: the engine plays reliably with the recommended keys; 1: it does not (a failure).
-  int exit_code() const { return failures() > 0 ? 1 : 0; }
+  // 0: the engine plays reliably with the recommended keys; 1: it does not (a failure); 2: interrupted before a
+  // failure was found, so undecided.
+  int exit_code() const { return failures() > 0 ? 1 : interrupted ? 2 : 0; }
 };
 
 CheckReport run_checks(const CheckOptions& options, const std::atomic<bool>* interrupt = nullptr);

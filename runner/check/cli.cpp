@@ -52,6 +52,7 @@ int CheckCli::run(const std::atomic<bool>* interrupt) const {
   }
   options.quick = quick_;
   options.engine.io_log = io_log_;
+  options.engine.interrupt = interrupt;  // Ctrl-C during the long startup wait
   if (margin_ms_ >= 0) options.game_margin_ms = margin_ms_;
   if (!json_) {
     std::cout << "Checking " << options.engine.command << (options.quick ? " (quick)" : "") << "\n" << std::flush;

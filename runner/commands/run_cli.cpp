@@ -73,7 +73,9 @@ int run_tournament(const config::Config& c, const std::atomic<bool>* stop) {
     if (!relay) throw config::ConfigError(relay.error());
     engines = std::move(*relay);
   } else {
-    engines = tournament::make_usi_engines(c.engines, c.game, logs);
+    std::vector<game::EngineConfig> configs = c.engines;
+    for (game::EngineConfig& e : configs) e.interrupt = stop;  // Ctrl-C is not held up by an engine's start
+    engines = tournament::make_usi_engines(std::move(configs), c.game, logs);
   }
   tournament::Tournament t(c, openings_of(c), std::move(engines), shard);
 

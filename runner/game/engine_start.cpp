@@ -76,8 +76,10 @@ std::expected<StartedEngine, StartFailure> start_engine(const EngineConfig& conf
 
   StartedEngine started;
   auto t0 = SteadyClock::now();
-  usi::Result r = client->handshake(t0 + config.startup_timeout);
+  usi::Result r = client->handshake(t0 + config.startup_timeout, config.interrupt);
   started.usiok = since(t0);
+  if (r.status == usi::Status::Interrupted)
+    return fail_with_client(StartFailure::Step::Handshake, "interrupted before usiok");
   if (r.status == usi::Status::Timeout)
     return fail_with_client(StartFailure::Step::Handshake, "no usiok within " + timeout_ms + " ms (startup timeout)");
   if (!r.ok()) return fail_exited(StartFailure::Step::Handshake, "during the USI handshake");
@@ -107,8 +109,10 @@ std::expected<StartedEngine, StartFailure> start_engine(const EngineConfig& conf
       return option_failed("USI_Ponder", s);
 
   t0 = SteadyClock::now();
-  r = client->is_ready(t0 + config.startup_timeout);
+  r = client->is_ready(t0 + config.startup_timeout, config.interrupt);
   started.readyok = since(t0);
+  if (r.status == usi::Status::Interrupted)
+    return fail_with_client(StartFailure::Step::Ready, "interrupted before readyok");
   if (r.status == usi::Status::Timeout)
     return fail_with_client(StartFailure::Step::Ready, "no readyok within " + timeout_ms + " ms (startup timeout)");
   if (!r.ok()) return fail_exited(StartFailure::Step::Ready, "before readyok");

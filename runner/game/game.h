@@ -56,6 +56,9 @@ struct EngineConfig {
   // The game's rules, told to an engine that advertises options for them (game/rule_options.h); unset: nothing
   // is told (the checker, which plays no game).
   std::optional<GameRules> rules;
+  // The command's stop flag (Ctrl-C, SIGTERM): set, the start's waits for usiok and readyok end within about a
+  // tenth of a second instead of at the startup timeout. nullptr: the waits run to the timeout.
+  const std::atomic<bool>* interrupt = nullptr;
 };
 
 // Score-based adjudication, off unless enabled.

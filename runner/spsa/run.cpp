@@ -61,6 +61,7 @@ class Run::Worker {
       c.die_with_starting_thread = true;
       run.logs_.configure(c, id);
       c.rules = game::GameRules{run.config_.game.entering_king, run.config_.game.max_plies};
+      c.interrupt = &run.stop_;  // a stopping run does not wait out an engine's start
       configs_[side] = std::move(c);
     }
   }

@@ -286,6 +286,8 @@ void Tournament::play_pair(WorkerEngines& engines, std::vector<int>& held, const
         start_failures_[size_t(e)] = 0;
         continue;
       }
+      // A start cut short by the stop (Ctrl-C while an engine starts) is the interruption, not the engine's fault.
+      if (stopping()) return;
       // A bad configuration shows on the first start; after that, a failed restart is scored as a crash unless
       // it keeps failing.
       if (!ever_started_[size_t(e)] || ++start_failures_[size_t(e)] >= MAX_START_FAILURES) {

@@ -1,5 +1,6 @@
 #include "usi_client.h"
 
+#include <algorithm>
 #include <cassert>
 #include <charconv>
 
@@ -14,6 +15,7 @@ std::string_view to_string(Status status) {
     case Status::Disconnected: return "disconnected";
     case Status::ProtocolError: return "protocol error";
     case Status::InvalidOption: return "invalid option";
+    case Status::Interrupted: return "interrupted";
   }
   return "?";
 }
@@ -108,9 +110,16 @@ Result UsiClient::send_lines(std::initializer_list<std::string_view> lines) {
   return {Status::Timeout, "engine stopped reading its input ('" + text + "' not sent)"};
 }
 
-Result UsiClient::read_until(std::string_view answer, Deadline deadline, bool collect_handshake) {
+Result UsiClient::read_until(std::string_view answer, Deadline deadline, bool collect_handshake,
+                             const std::atomic<bool>* interrupt) {
+  // With an interrupt flag the wait is cut into slices that look at it.
+  constexpr auto SLICE = std::chrono::milliseconds(100);
   while (true) {
-    auto r = process_->read_line(deadline);
+    const Deadline slice = interrupt ? std::min(deadline, Deadline(SteadyClock::now() + SLICE)) : deadline;
+    auto r = process_->read_line(slice);
+    if (r.status == IoStatus::Timeout && interrupt && interrupt->load())
+      return {Status::Interrupted, "interrupted while waiting for '" + std::string(answer) + "'"};
+    if (r.status == IoStatus::Timeout && slice < deadline) continue;
     if (r.status == IoStatus::Timeout) return {Status::Timeout, "no '" + std::string(answer) + "' by the deadline"};
     if (r.status == IoStatus::Disconnected) {
       state_ = EngineState::Dead;
@@ -136,10 +145,10 @@ Result UsiClient::read_until(std::string_view answer, Deadline deadline, bool co
   }
 }
 
-Result UsiClient::handshake(Deadline deadline) {
+Result UsiClient::handshake(Deadline deadline, const std::atomic<bool>* interrupt) {
   assert(state_ == EngineState::Starting || state_ == EngineState::Dead);
   if (auto s = send("usi"); !s.ok()) return s;
-  Result r = read_until("usiok", deadline, true);
+  Result r = read_until("usiok", deadline, true, interrupt);
   if (r.ok()) state_ = EngineState::Idle;
   return r;
 }
@@ -169,9 +178,9 @@ Result UsiClient::set_option(std::string_view name, std::string_view value) {
   return send(setoption_command(*find_option(name), value));
 }
 
-Result UsiClient::is_ready(Deadline deadline) {
+Result UsiClient::is_ready(Deadline deadline, const std::atomic<bool>* interrupt) {
   if (auto s = send("isready"); !s.ok()) return s;
-  return read_until("readyok", deadline, false);
+  return read_until("readyok", deadline, false, interrupt);
 }
 
 Result UsiClient::new_game() { return send("usinewgame"); }

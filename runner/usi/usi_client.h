@@ -3,6 +3,7 @@
 // and quit. Every wait has an absolute deadline; results are values. The client formats and parses; whether a
 // bestmove is legal, and how much time a move may take, is the game layer's business.
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -26,6 +27,7 @@ enum class Status {
   Disconnected,   // the engine closed its stdout or stdin: it is gone
   ProtocolError,  // it answered with something that is not USI (a malformed bestmove, ...)
   InvalidOption,  // a configured option the engine does not have, or a value it does not allow
+  Interrupted,    // the caller's stop flag was set while waiting; the engine may still be alive
 };
 std::string_view to_string(Status status);
 
@@ -107,7 +109,8 @@ class UsiClient {
   UsiClient& operator=(const UsiClient&) = delete;
 
   // `usi` -> id name / id author / option lines -> `usiok`. Malformed option lines are skipped with a warning.
-  Result handshake(Deadline deadline);
+  // With `interrupt`, the wait ends (Interrupted) soon after it is set.
+  Result handshake(Deadline deadline, const std::atomic<bool>* interrupt = nullptr);
   const Identity& identity() const { return identity_; }
   const std::vector<OptionSpec>& options() const { return options_; }
   // Case-insensitive; also USI_Hash and USI_Ponder, which engines accept without advertising them.
@@ -117,8 +120,8 @@ class UsiClient {
   // Checks, then sends `setoption` (status InvalidOption and nothing sent if the check fails).
   Result set_option(std::string_view name, std::string_view value);
 
-  // `isready` -> `readyok`.
-  Result is_ready(Deadline deadline);
+  // `isready` -> `readyok`; `interrupt` as for handshake.
+  Result is_ready(Deadline deadline, const std::atomic<bool>* interrupt = nullptr);
   Result new_game();
   // A ready-made "position ..." line (shogi::GameRecord::usi_position_command()).
   Result position(std::string_view line);
@@ -148,7 +151,8 @@ class UsiClient {
  private:
   Result send(std::string_view line);
   Result send_lines(std::initializer_list<std::string_view> lines);
-  Result read_until(std::string_view answer, Deadline deadline, bool collect_handshake);
+  Result read_until(std::string_view answer, Deadline deadline, bool collect_handshake,
+                    const std::atomic<bool>* interrupt = nullptr);
   void warn(std::string text);
 
   std::unique_ptr<process::EngineProcess> process_;

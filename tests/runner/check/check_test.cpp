@@ -4,7 +4,10 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "check/check_positions.h"
@@ -292,6 +295,28 @@ TEST_SUITE("quirks-b") {
     auto dead = check_mock({"--behavior", "crash-at-start"});
     CHECK(item(dead, "handshake.start").verdict == Verdict::Fail);
     CHECK(dead.exit_code() == 1);
+  }
+
+  TEST_CASE("Ctrl-C while the engine starts ends the check at once, undecided (exit code 2), not failed or passed") {
+    check::CheckOptions o;
+    o.engine.command = MOCK_USI_ENGINE;
+    o.engine.args = {"--behavior", "slow-usiok", "--delay-ms", "20000"};
+    o.quick = true;
+    std::atomic<bool> interrupt{false};
+    o.engine.interrupt = &interrupt;  // as the check command sets it
+    std::thread ctrl_c([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      interrupt = true;
+    });
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = check::run_checks(o, &interrupt);
+    const auto took = std::chrono::steady_clock::now() - t0;
+    ctrl_c.join();
+    INFO(all_items(r));
+    CHECK(took < std::chrono::seconds(5));  // not the 60 s start-up wait, nor the engine's 20 s
+    CHECK(r.failures() == 0);
+    CHECK(r.interrupted);
+    CHECK(r.exit_code() == 2);
   }
 
   TEST_CASE("a slow start: startup_timeout_ms, three times the time measured") {

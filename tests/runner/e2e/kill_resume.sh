@@ -39,3 +39,21 @@ start "$TMP/int" --resume
 wait "$runner" || fail "the resumed run exited with $?"
 check_exactly_once "$TMP/int/journal.jsonl" 60
 pass "interrupted, engines stopped, exit code 2; resumed: 60 games, each once"
+
+# SIGTERM while an engine starts (it answers usi only after 20 s, within its 30 s startup timeout): the run stops
+# within a second or two, as an interruption (exit code 2, no error about the engine), and leaves no engine behind.
+# shellcheck disable=SC2046
+"$ARENA" gauntlet --engine $(mock a --behavior slow-usiok --delay-ms 20000) startup_timeout_ms=30000 \
+  --engine $(mock b) --each tc=1+0.1 --rounds 1 --concurrency 1 --out "$TMP/slow" >"$TMP/slow.log" 2>&1 &
+runner=$!
+sleep 1
+started=$(date +%s%N)
+kill -TERM "$runner"
+code=0
+wait "$runner" || code=$?
+took_ms=$((($(date +%s%N) - started) / 1000000))
+[ "$code" = 2 ] || fail "SIGTERM during a start: exit code $code, expected 2 ($(tail -3 "$TMP/slow.log"))"
+[ "$took_ms" -lt 5000 ] || fail "SIGTERM during a start: the runner took $took_ms ms to stop"
+! grep -q "error" "$TMP/slow.log" || fail "SIGTERM during a start reported an error: $(cat "$TMP/slow.log")"
+check_no_engines_left
+pass "SIGTERM while an engine starts: stopped in $took_ms ms, exit code 2, no error"
