@@ -121,7 +121,7 @@ double llr(const Dist<N>& a, const Dist<N>& raw_counts, double t_scale, const Sp
 std::expected<void, std::string> validate(const SprtConfig& c) {
   auto bad = [](const char* field, double v, const char* expected) {
     std::ostringstream os;
-    os << "sprt: " << field << " = " << v << " but " << expected;
+    os << field << " = " << v << " but " << expected;
     return std::unexpected(os.str());
   };
   if (!(c.alpha > 0 && c.alpha < 1)) return bad("alpha", c.alpha, "it must be between 0 and 1 (exclusive)");
@@ -131,7 +131,7 @@ std::expected<void, std::string> validate(const SprtConfig& c) {
   if (!std::isfinite(c.elo1)) return bad("elo1", c.elo1, "it must be a finite number");
   if (!(c.elo0 < c.elo1)) {
     std::ostringstream os;
-    os << "sprt: elo0 = " << c.elo0 << " must be less than elo1 = " << c.elo1;
+    os << "elo0 = " << c.elo0 << " must be less than elo1 = " << c.elo1;
     return std::unexpected(os.str());
   }
   return {};

@@ -167,6 +167,11 @@ TEST_CASE("a YAML file with every section") {
 }
 
 TEST_CASE("config errors name the file, the line and the key") {
+  SUBCASE("SPRT bounds: the key once, then what is wrong") {
+    std::string e = error_of([] { from_yaml("sprt:\n  alpha: 1.5\n", "configs/x.yaml"); });
+    CHECK(e.find("sprt: alpha = 1.5 but it must be between 0 and 1") != std::string::npos);
+    CHECK(e.find("sprt: sprt:") == std::string::npos);
+  }
   SUBCASE("a typo in a top-level key") {
     std::string e = error_of([] { from_yaml("rounds: 2\nconcurency: 4\n", "configs/x.yaml"); });
     CHECK(e.starts_with("configs/x.yaml:2:1: "));
