@@ -433,6 +433,8 @@ void apply_yaml_text(std::string_view text, const std::string& name, const std::
 }
 
 void apply_yaml_file(const std::string& path, ConfigDraft& draft) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw ConfigError(path + ": a directory, not a config file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path + ": cannot read the config file");
   std::ostringstream text;

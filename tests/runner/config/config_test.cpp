@@ -167,6 +167,12 @@ TEST_CASE("a YAML file with every section") {
 }
 
 TEST_CASE("config errors name the file, the line and the key") {
+  SUBCASE("a directory given as the config") {
+    TempDir dir("config-dir");
+    ConfigDraft d;
+    std::string e = error_of([&] { apply_yaml_file(dir.path.string(), d); });
+    CHECK(e == dir.path.string() + ": a directory, not a config file");
+  }
   SUBCASE("SPRT bounds: the key once, then what is wrong") {
     std::string e = error_of([] { from_yaml("sprt:\n  alpha: 1.5\n", "configs/x.yaml"); });
     CHECK(e.find("sprt: alpha = 1.5 but it must be between 0 and 1") != std::string::npos);
