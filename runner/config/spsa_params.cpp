@@ -68,8 +68,8 @@ std::expected<void, std::string> check_spsa_params(const std::vector<stats::Spsa
                              number_text(p.max) + "]");
     if (!(p.c_end > 0)) return std::unexpected(p.name + ": c_end must be above 0");
     if (!(p.r_end > 0)) return std::unexpected(p.name + ": r_end must be above 0");
-    if (p.integer && (p.min != std::floor(p.min) || p.max != std::floor(p.max)))
-      return std::unexpected(p.name + ": an int parameter needs whole min and max");
+    if (p.integer && (p.start != std::floor(p.start) || p.min != std::floor(p.min) || p.max != std::floor(p.max)))
+      return std::unexpected(p.name + ": an int parameter needs a whole start, min and max");
     for (const std::string& s : seen)
       if (usi::iequals(s, p.name)) return std::unexpected(p.name + ": the parameter is given twice");
     seen.push_back(p.name);

@@ -126,6 +126,7 @@ TEST_CASE("params: fishtest's lines as Stockfish's TUNE prints them, OpenBench's
   CHECK(error("A,int,11,0,10,1\n") == "p.txt:1: A: start 11 is outside [0, 10]");
   CHECK(error("A,int,1,10,0,1\n") == "p.txt:1: A: min 10 must be below max 0");
   CHECK(error("A,int,1,0,10,0\n") == "p.txt:1: A: c_end must be above 0");
+  CHECK(error("MultiPV,int,1.5,1,4,1\n") == "p.txt:1: MultiPV: an int parameter needs a whole start, min and max");
   CHECK(error("A,int,1,0,10,x\n") == "p.txt:1: A: c_end must be a number, not 'x'");
   CHECK(error("A,int,1,0,10,1\na,int,2,0,10,1\n") == "p.txt:2: a: the parameter is given twice");
   CHECK(error("# nothing\n") ==
