@@ -197,6 +197,8 @@ Config CliOptions::build() const {
     }
   }
   if (!position_.empty()) {
+    for (const std::string& t : openings_)
+      if (split_key_value(t).first == "file") fail("--position", "contradicts --openings file=: give one of them");
     c.openings.position = position_;
     c.openings.file.clear();
   }

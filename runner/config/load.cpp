@@ -171,6 +171,12 @@ Config finalize(ConfigDraft draft, std::optional<TournamentType> command) {
   }
   if (!c.openings.file.empty() && !c.openings.position.empty())
     throw ConfigError("openings: give either a file or a position, not both");
+  // Settings of a file of openings with no file: every game would start from the one position, which is not what
+  // they ask for.
+  if (c.openings.file.empty() && c.openings.order == OpeningOrder::Random)
+    throw ConfigError("openings: order=random needs a file of openings (file=PATH)");
+  if (c.openings.file.empty() && (c.openings.eval_window || c.openings.balance))
+    throw ConfigError("openings: eval_window and balance are for a YaneuraOu book (file=PATH)");
   if (c.resume && c.overwrite) throw ConfigError("--resume and --overwrite contradict each other");
   c.output.dir = resolve_path(c.output.dir, "");
   if (c.output.journal.empty()) c.output.journal = (fs::path(c.output.dir) / "journal.jsonl").string();

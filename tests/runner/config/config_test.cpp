@@ -338,7 +338,8 @@ TEST_CASE("precedence: file each < file engine < --each < --engine") {
   }
   SUBCASE("command-line settings override the file's") {
     Config c = parse_cli({"--config", file, "--concurrency", "6", "--max-plies", "100", "--kifu", "none", "--openings",
-                          "order=random", "seed=9", "--sprt", "elo0=0", "elo1=3", "--resign", "score=900", "moves=2"},
+                          "file=o.sfen", "order=random", "seed=9", "--sprt", "elo0=0", "elo1=3", "--resign",
+                          "score=900", "moves=2"},
                          TournamentType::Sprt);
     CHECK(c.concurrency == 6);
     CHECK(c.game.max_plies == 100);
@@ -350,6 +351,18 @@ TEST_CASE("precedence: file each < file engine < --each < --engine") {
     CHECK(c.game.adjudication.resign_enabled);
     CHECK(c.game.adjudication.resign_score_cp == 900);
     CHECK(c.rounds == 3);  // the file's rounds are the SPRT's maximum
+  }
+  SUBCASE("opening settings that would apply to nothing, or contradict each other") {
+    CHECK(error_of([&] {
+            parse_cli({"--config", file, "--openings", "order=random"}, TournamentType::Gauntlet);
+          }) == "openings: order=random needs a file of openings (file=PATH)");
+    CHECK(error_of([&] {
+            parse_cli({"--config", file, "--openings", "balance=50"}, TournamentType::Gauntlet);
+          }) == "openings: eval_window and balance are for a YaneuraOu book (file=PATH)");
+    CHECK(error_of([&] {
+            parse_cli({"--config", file, "--openings", "file=o.sfen", "--position", "startpos"},
+                      TournamentType::Gauntlet);
+          }).starts_with("--position: contradicts --openings file=: give one of them"));
   }
   SUBCASE("a typo in a file given with --config") {
     const std::string bad = dir.file("bad.yaml", "rounds: 3\nengines:\n  - {name: x, cmd: sh}\nopenigs: {}\n");
