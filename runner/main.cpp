@@ -132,6 +132,22 @@ int main(int argc, char** argv) {
   check::CheckCli check_cli;
   CLI::App* check = add("check", "Probe one engine before a tournament: its quirks and the settings to use", check_cli);
 
+  // CLI11 says only "A subcommand is required" of a misspelt command: name it and the commands there are.
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string given = argv[1];
+    std::string known;
+    bool found = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      found = found || sub->get_name() == given;
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!found) {
+      std::cerr << "shogi-arena: error: unknown command '" << given << "' (expected one of " << known << ")"
+                << std::endl;
+      return 2;
+    }
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -35,3 +35,11 @@ code=0
   fail "an engine that cannot start: expected one error line, got: $(cat "$TMP/err")"
 ! grep -q "Results of\|Error:" "$TMP/out" || fail "an engine that cannot start: a results table: $(cat "$TMP/out")"
 pass "$(cat "$TMP/err")"
+
+# A misspelt command is named, with the commands there are.
+code=0
+"$ARENA" gauntlt --engine cmd="$MOCK" >"$TMP/out" 2>"$TMP/err" || code=$?
+[ "$code" = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] &&
+  grep -q "^shogi-arena: error: unknown command 'gauntlt' (expected one of play, gauntlet, " "$TMP/err" ||
+  fail "a misspelt command: exit $code, $(cat "$TMP/err")"
+pass "$(cat "$TMP/err")"
