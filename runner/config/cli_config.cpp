@@ -213,6 +213,8 @@ Config CliOptions::build() const {
   game::Adjudication& a = c.game.adjudication;
   for (const std::string& t : resign_) {
     auto [key, value] = split_key_value(t);
+    if (value.empty() && (key == "score" || key == "moves"))
+      fail("--resign", "'" + key + "' needs a value: " + key + "=N");
     if (value.empty())
       a.resign_enabled = check("--resign", parse_bool(key));
     else if (key == "score")
@@ -224,6 +226,8 @@ Config CliOptions::build() const {
   }
   for (const std::string& t : draw_) {
     auto [key, value] = split_key_value(t);
+    if (value.empty() && (key == "score" || key == "moves" || key == "min_ply"))
+      fail("--draw", "'" + key + "' needs a value: " + key + "=N");
     if (value.empty())
       a.draw_enabled = check("--draw", parse_bool(key));
     else if (key == "score")

@@ -352,6 +352,12 @@ TEST_CASE("precedence: file each < file engine < --each < --engine") {
     CHECK(c.game.adjudication.resign_score_cp == 900);
     CHECK(c.rounds == 3);  // the file's rounds are the SPRT's maximum
   }
+  SUBCASE("an adjudication key without its value") {
+    CHECK(error_of([&] { parse_cli({"--config", file, "--resign", "score"}, TournamentType::Gauntlet); })
+              .starts_with("--resign: 'score' needs a value: score=N"));
+    CHECK(error_of([&] { parse_cli({"--config", file, "--draw", "min_ply"}, TournamentType::Gauntlet); })
+              .starts_with("--draw: 'min_ply' needs a value: min_ply=N"));
+  }
   SUBCASE("opening settings that would apply to nothing, or contradict each other") {
     CHECK(error_of([&] {
             parse_cli({"--config", file, "--openings", "order=random"}, TournamentType::Gauntlet);
