@@ -85,14 +85,15 @@ std::expected<std::optional<JournalContents>, std::string> read_journal_to_resum
   if (!was.type.empty() && was.type != header.type)
     return std::unexpected(path + ": the journal of another kind of run (" + was.type + ", not " + header.type +
                            "); choose another --out or --overwrite it");
-  if (was.schedule != header.schedule)
-    return std::unexpected(path +
-                           ": the journal was written for a different schedule (engines, openings, rounds or "
-                           "pairs, order or seed differ); resume with the same settings, or use --out");
+  // The settings first: their difference is named, where the schedule's digest can only say that it differs.
   if (was.identity && header.identity)
     if (std::string d = identity_difference(*was.identity, *header.identity); !d.empty())
       return std::unexpected(path + ": the journal was written by another run: " + d +
                              "; resume with the same builds and settings, or use --out");
+  if (was.schedule != header.schedule)
+    return std::unexpected(path +
+                           ": the journal was written for a different schedule (engines, openings, rounds or "
+                           "pairs, order or seed differ); resume with the same settings, or use --out");
   return std::optional<JournalContents>(std::move(*contents));
 }
 
