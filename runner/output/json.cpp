@@ -9,6 +9,8 @@
 #include <cmath>
 #include <utility>
 
+#include "output/utf8.h"
+
 namespace arena::json {
 
 namespace {
@@ -109,31 +111,6 @@ size_t error_offset(std::string_view text) {
   return text.size();
 }
 
-// The length of the well-formed UTF-8 sequence at the start of `s` (RFC 3629: no overlong forms, no surrogates,
-// nothing above U+10FFFF), or 0.
-size_t utf8_sequence_length(std::string_view s) {
-  auto byte = [&](size_t i) { return i < s.size() ? uint8_t(s[i]) : 0; };
-  auto continuation = [&](size_t i, uint8_t lo = 0x80, uint8_t hi = 0xbf) { return byte(i) >= lo && byte(i) <= hi; };
-  const uint8_t b = byte(0);
-  if (b < 0x80) return 1;
-  if (b >= 0xc2 && b <= 0xdf) return continuation(1) ? 2 : 0;
-  if (b >= 0xe0 && b <= 0xef) {
-    const uint8_t lo = b == 0xe0 ? 0xa0 : 0x80, hi = b == 0xed ? 0x9f : 0xbf;
-    return continuation(1, lo, hi) && continuation(2) ? 3 : 0;
-  }
-  if (b >= 0xf0 && b <= 0xf4) {
-    const uint8_t lo = b == 0xf0 ? 0x90 : 0x80, hi = b == 0xf4 ? 0x8f : 0xbf;
-    return continuation(1, lo, hi) && continuation(2) && continuation(3) ? 4 : 0;
-  }
-  return 0;
-}
-
-bool is_utf8(std::string_view s) {
-  for (size_t i = 0, n; i < s.size(); i += n)
-    if ((n = utf8_sequence_length(s.substr(i))) == 0) return false;
-  return true;
-}
-
 // What `sr` writes since its last reset.
 void drain(std::string& out, boost::json::serializer& sr) {
   char buf[256];
@@ -147,7 +124,7 @@ void append_value(std::string& out, const boost::json::value& v, boost::json::se
       bool first = true;
       for (const auto& member : v.get_object()) {
         if (!std::exchange(first, false)) out += ',';
-        const std::string key = is_utf8(member.key()) ? std::string() : valid_utf8(member.key());
+        const std::string key = utf8::is_valid(member.key()) ? std::string() : utf8::replace_invalid(member.key());
         sr.reset(key.empty() ? std::string_view(member.key()) : std::string_view(key));
         drain(out, sr);
         out += ':';
@@ -175,9 +152,9 @@ void append_value(std::string& out, const boost::json::value& v, boost::json::se
       }
       break;
     case boost::json::kind::string:
-      if (!is_utf8(v.get_string())) {
+      if (!utf8::is_valid(v.get_string())) {
         // Boost passes any byte through; JSON is UTF-8.
-        const boost::json::value valid(valid_utf8(v.get_string()));
+        const boost::json::value valid(utf8::replace_invalid(v.get_string()));
         sr.reset(&valid);
         drain(out, sr);
         break;
@@ -200,21 +177,6 @@ std::expected<boost::json::value, std::string> parse(std::string_view text) {
   if (!ec && text.find_first_not_of(" \t\r\n", used) != std::string_view::npos) ec = boost::json::error::extra_data;
   if (!ec) return p.handler().st.release();
   return std::unexpected(ec.message() + " at offset " + std::to_string(error_offset(text)));
-}
-
-std::string valid_utf8(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size();) {
-    if (const size_t n = utf8_sequence_length(s.substr(i)); n > 0) {
-      out.append(s.substr(i, n));
-      i += n;
-    } else {
-      out += "\xEF\xBF\xBD";  // U+FFFD
-      ++i;
-    }
-  }
-  return out;
 }
 
 std::string serialize(const boost::json::value& v) {

@@ -22,7 +22,4 @@ std::expected<boost::json::value, std::string> parse(std::string_view text);
 // the text is JSON to every reader (RFC 8259 requires UTF-8; Python's json and jq refuse other bytes).
 std::string serialize(const boost::json::value& v);
 
-// `s` with each byte that does not belong to a well-formed UTF-8 sequence replaced by U+FFFD.
-std::string valid_utf8(std::string_view s);
-
 }  // namespace arena::json

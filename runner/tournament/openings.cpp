@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "output/utf8.h"
 #include "tournament/book_openings.h"
 #include "tournament/opening_text.h"
 
@@ -22,21 +23,9 @@ std::string lower_extension(const std::string& path) {
   return ext;
 }
 
-bool valid_utf8(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    size_t n = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : 4;
-    if (n == 4 || i + n >= s.size() + (n == 0)) return false;
-    for (size_t k = 1; k <= n; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
-    i += n + 1;
-  }
-  return true;
-}
-
 // KIF files are traditionally Shift_JIS (CP932); the parser reads UTF-8.
 std::expected<std::string, std::string> to_utf8(const std::string& text) {
-  if (valid_utf8(text)) return text;
+  if (utf8::is_valid(text)) return text;
   iconv_t cd = iconv_open("UTF-8", "CP932");
   if (cd == iconv_t(-1)) return std::unexpected("not UTF-8, and Shift_JIS conversion is unavailable");
   std::string out(text.size() * 3 + 16, '\0');
@@ -92,9 +81,9 @@ std::expected<std::vector<Opening>, std::string> load_openings(const config::Ope
     if (!r) return std::unexpected(r.error());
     openings = std::move(*r);
   } else if (ext == "kif" || ext == "kifu") {
-    auto utf8 = to_utf8(text);
-    if (!utf8) return std::unexpected(path + ": " + utf8.error());
-    auto r = parse_kif_opening(*utf8, path, plies);
+    auto decoded = to_utf8(text);
+    if (!decoded) return std::unexpected(path + ": " + decoded.error());
+    auto r = parse_kif_opening(*decoded, path, plies);
     if (!r) return std::unexpected(r.error());
     openings.push_back(std::move(*r));
   } else {
