@@ -39,6 +39,7 @@
 #include "config/config.h"
 #include "csa/client/cli.h"
 #include "csa/client/session.h"
+#include "output/utf8.h"
 #include "rules/position.h"
 
 namespace {
@@ -142,8 +143,8 @@ int main(int argc, char** argv) {
       known += (known.empty() ? "" : ", ") + sub->get_name();
     }
     if (!found) {
-      std::cerr << "shogi-arena: error: unknown command '" << given << "' (expected one of " << known << ")"
-                << std::endl;
+      std::cerr << "shogi-arena: error: unknown command '" << utf8::printable(given) << "' (expected one of " << known
+                << ")" << std::endl;
       return 2;
     }
   }
@@ -177,10 +178,10 @@ int main(int argc, char** argv) {
     for (Tournament& t : tournaments)
       if (t.app->parsed()) return t.cli.run(&g_stop);
   } catch (const config::ConfigError& e) {
-    std::cerr << "shogi-arena: error: " << e.what() << std::endl;
+    std::cerr << "shogi-arena: error: " << utf8::printable(e.what()) << std::endl;
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "shogi-arena: error: " << e.what() << std::endl;
+    std::cerr << "shogi-arena: error: " << utf8::printable(e.what()) << std::endl;
     return 2;
   }
   return 2;

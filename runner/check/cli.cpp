@@ -7,6 +7,7 @@
 #include "check/checks.h"
 #include "config/engine_keys.h"
 #include "config/load.h"
+#include "output/utf8.h"
 #include "process/find_executable.h"
 
 namespace arena::check {
@@ -31,7 +32,7 @@ void CheckCli::add_to(CLI::App& app) {
 int CheckCli::run(const std::atomic<bool>* interrupt) const {
   auto settings = config::parse_engine_tokens(engine_, config::InTournament, "");
   if (!settings) {
-    std::cerr << "shogi-arena: error: --engine " << settings.error() << std::endl;
+    std::cerr << "shogi-arena: error: --engine " << utf8::printable(settings.error()) << std::endl;
     return 2;
   }
   if (!settings->cmd) {

@@ -11,6 +11,7 @@
 #include "journal/run_start.h"
 #include "journal/segments.h"
 #include "journal/shard.h"
+#include "output/utf8.h"
 #include "provision/provision.h"
 #include "tournament/console.h"
 #include "tournament/csa_server_engines.h"
@@ -144,7 +145,7 @@ int run_tournament(const config::Config& c, const std::atomic<bool>* stop) {
   }
   // The last line of stderr says it all for a CI log: the error, or the SPRT's verdict.
   if (failed)
-    std::cerr << "shogi-arena: error: " << result.error << std::endl;
+    std::cerr << "shogi-arena: error: " << utf8::printable(result.error) << std::endl;
   else if (std::string verdict = tournament::verdict_line(t.tally(), s); !verdict.empty())
     std::cerr << verdict << std::endl;
   return s.exit_code;

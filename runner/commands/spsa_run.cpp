@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "commands/run_cli.h"
+#include "output/utf8.h"
 #include "spsa/console.h"
 #include "spsa/run.h"
 #include "tournament/openings.h"
@@ -112,7 +113,7 @@ int run_spsa(const config::Config& c, const std::atomic<bool>* stop) {
   if (shard) {
     // A shard's pairs are the coordinator's to apply: its theta is the last it read, not the run's.
     std::cerr << "Shard " << shard->text() << ": " << result.pairs_played << " pairs played into " << s.journal
-              << (result.end == spsa::RunEnd::Error ? "; error: " + result.error : "") << std::endl;
+              << (result.end == spsa::RunEnd::Error ? "; error: " + utf8::printable(result.error) : "") << std::endl;
     return s.exit_code;
   }
   const std::string params_path = (fs::path(c.output.dir) / "tuned.params").string();
@@ -126,7 +127,8 @@ int run_spsa(const config::Config& c, const std::atomic<bool>* stop) {
   } else {
     std::cout << spsa::summary_text(run, s) << std::flush;
   }
-  if (result.end == spsa::RunEnd::Error) std::cerr << "shogi-arena: error: " << result.error << std::endl;
+  if (result.end == spsa::RunEnd::Error)
+    std::cerr << "shogi-arena: error: " << utf8::printable(result.error) << std::endl;
   if (result.end != spsa::RunEnd::Completed || !c.spsa.then_sprt) return s.exit_code;
 
   // A tune that only fitted noise is not shipped: the tuned values play the start values.

@@ -1,5 +1,6 @@
 #include "output/utf8.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace arena::utf8 {
@@ -41,6 +42,32 @@ std::string replace_invalid(std::string_view s) {
       out += "\xEF\xBF\xBD";  // U+FFFD
       ++i;
     }
+  }
+  return out;
+}
+
+std::string printable(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    const size_t n = sequence_length(s.substr(i));
+    const auto b = uint8_t(s[i]);
+    // C1 controls (U+0080..U+009F) are two bytes, C2 80..C2 9F: escaped as well.
+    const bool control = (n == 1 && ((b < 0x20 && b != '\t') || b == 0x7f)) ||
+                         (n == 2 && b == 0xc2 && uint8_t(s[i + 1]) < 0xa0);
+    if (n > 0 && !control) {
+      out.append(s.substr(i, n));
+      i += n;
+      continue;
+    }
+    for (size_t k = 0; k < std::max<size_t>(n, 1); ++k) {
+      static constexpr char hex[] = "0123456789abcdef";
+      const auto c = uint8_t(s[i + k]);
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+    i += std::max<size_t>(n, 1);
   }
   return out;
 }

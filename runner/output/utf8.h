@@ -18,4 +18,8 @@ bool is_valid(std::string_view s);
 // `s` with each byte that does not belong to a well-formed sequence replaced by U+FFFD; a valid `s` is unchanged.
 std::string replace_invalid(std::string_view s);
 
+// `s` for one line of a terminal: control characters (tab aside) and bytes outside well-formed sequences written as
+// \xNN, so that an error quoting a file's garbage shows what it held and cannot move the cursor or set colours.
+std::string printable(std::string_view s);
+
 }  // namespace arena::utf8

@@ -43,3 +43,15 @@ code=0
   grep -q "^shogi-arena: error: unknown command 'gauntlt' (expected one of play, gauntlet, " "$TMP/err" ||
   fail "a misspelt command: exit $code, $(cat "$TMP/err")"
 pass "$(cat "$TMP/err")"
+
+# A file's garbage quoted in an error is escaped: a params file with control bytes (an escape sequence that would
+# turn the terminal red) gives a line that shows them as \xNN and holds no control byte.
+printf 'A,int,\x01\x1b[31m,0,10,1,0.02\n' >"$TMP/garbage.params"
+code=0
+"$ARENA" spsa --engine cmd="$MOCK" --params "$TMP/garbage.params" --out "$TMP/garbage" >"$TMP/out" 2>"$TMP/err" ||
+  code=$?
+[ "$code" = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] &&
+  grep -qF "garbage.params:1: A: start must be a number, not '\x01\x1b[31m'" "$TMP/err" &&
+  ! LC_ALL=C grep -q '[[:cntrl:]]' <(tr -d '\n' <"$TMP/err") ||
+  fail "control bytes in an error: exit $code, $(cat -v "$TMP/err")"
+pass "$(cat "$TMP/err")"

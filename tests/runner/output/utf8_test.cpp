@@ -40,3 +40,12 @@ TEST_CASE("utf8: sequence lengths and validity") {
   // holding it goes to the Shift_JIS decoder.
   CHECK_FALSE(utf8::is_valid("\xe0\x80\x82\x4f"));
 }
+
+TEST_CASE("utf8: printable escapes control characters and invalid bytes, and keeps the rest") {
+  CHECK(utf8::printable("a,\x01\x1b[31m,b") == "a,\\x01\\x1b[31m,b");
+  CHECK(utf8::printable("tab\tnew\nline\r\x7f") == "tab\tnew\\x0aline\\x0d\\x7f");
+  CHECK(utf8::printable("\xc2\x9b" "31m \xc2\xa0") == "\\xc2\\x9b31m \xc2\xa0");  // C1 CSI escaped, NBSP kept
+  CHECK(utf8::printable("7g7f\xff \x90\xe6") == "7g7f\\xff \\x90\\xe6");
+  CHECK(utf8::printable("先手 \xf0\x9f\x98\x80") == "先手 \xf0\x9f\x98\x80");
+  CHECK(utf8::printable("") == "");
+}
