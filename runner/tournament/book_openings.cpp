@@ -1,6 +1,7 @@
 #include "tournament/book_openings.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <deque>
 #include <map>
@@ -84,8 +85,12 @@ struct Walker {
 }  // namespace
 
 bool is_yaneuraou_book(std::string_view path, std::string_view text) {
-  return text.starts_with("#YANEURAOU-DB2016") ||
-         (path.size() > 3 && path.substr(path.size() - 3) == ".db" && text.find("\nsfen ") != std::string_view::npos);
+  // ".db" is the book's own extension: a book without its header (first line "sfen ...") is still one, and any other
+  // text in a .db file is a broken book, whose error names the book's line format.
+  auto lower = [](char c) { return char(std::tolower(static_cast<unsigned char>(c))); };
+  const bool db = path.size() > 3 && path[path.size() - 3] == '.' && lower(path[path.size() - 2]) == 'd' &&
+                  lower(path[path.size() - 1]) == 'b';
+  return db || text.starts_with("#YANEURAOU-DB2016");
 }
 
 std::expected<std::vector<Opening>, std::string> parse_yaneuraou_book(std::string_view text, const std::string& name,

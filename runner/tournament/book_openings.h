@@ -27,7 +27,7 @@ struct BookWalk {
   size_t max_openings = 100000;    // the walk stops there: a book of millions of lines has more than any run needs
 };
 
-// True for a file that starts with the DB2016 header (or is named .db).
+// True for a file named .db (any case) or one that starts with the DB2016 header.
 bool is_yaneuraou_book(std::string_view path, std::string_view text);
 
 // A malformed line is an error naming `name`:line and what was expected; a book move that is illegal in its position

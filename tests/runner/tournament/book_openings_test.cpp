@@ -122,3 +122,22 @@ TEST_CASE("a book file through load_openings: found by its header, plies and the
   CHECK(wrong.error() == path.string() + ": eval_window= and balance= are for a YaneuraOu book (#YANEURAOU-DB2016)");
   std::filesystem::remove(path);
 }
+
+TEST_CASE("a .db file is a book: without its header it loads, and other text is a book error, not an SFEN one") {
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto path = dir / "arena_book_test.DB";
+  config::OpeningSettings s;
+  s.file = path.string();
+  s.plies = 1;
+  // Books written by other tools may start with the first "sfen" line; before, that file was read as SFEN lines.
+  std::ofstream(path) << (std::string(BOOK).substr(std::string(BOOK).find('\n') + 1));
+  auto headerless = load_openings(s);
+  REQUIRE_MESSAGE(headerless.has_value(), (headerless ? "" : headerless.error()));
+  CHECK(headerless->size() == 2);
+  std::ofstream(path) << "7g7f 3c3d\n";
+  auto moves = load_openings(s);
+  REQUIRE_FALSE(moves.has_value());
+  CHECK(moves.error() == path.string() + ":1: expected 'move ponder eval depth count' (a book move) or 'sfen ...', "
+                                         "got '7g7f 3c3d'");
+  std::filesystem::remove(path);
+}
