@@ -185,6 +185,7 @@ CsaSessionReport run_csa_session(const CsaClientConfig& cfg, const LinkFactory& 
       }
       auto delay = cfg.reconnect_initial * (int64_t(1) << std::min(failures - 1, 20));
       delay = std::min(delay, cfg.reconnect_max);
+      // The failure is said here, with the retry (or in give_up's line, or not at all if stopped first).
       log.note("retrying in " + std::to_string(delay.count()) + " ms (" + last_error + ")");
       if (!sleep_unless_stopped(delay, stop)) break;
     }
@@ -194,7 +195,6 @@ CsaSessionReport run_csa_session(const CsaClientConfig& cfg, const LinkFactory& 
       ++failures;
       ++rep.connect_failures;
       last_error = link.error();
-      log.note(link.error());
       continue;
     }
     ClientConnection conn(std::move(*link), log, keep_alive);
@@ -203,7 +203,6 @@ CsaSessionReport run_csa_session(const CsaClientConfig& cfg, const LinkFactory& 
     if (lo.result == LoginResult::Stopped) break;
     if (lo.result != LoginResult::Ok) {
       last_error = lo.why;
-      log.note(lo.why);
       if (lo.result == LoginResult::Incorrect && !ever_logged_in) {
         give_up(lo.why + ": check server.user and the password / game_name / trip");
         break;

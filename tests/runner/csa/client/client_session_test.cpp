@@ -113,6 +113,10 @@ TEST_CASE("a refused connection is retried with backoff") {
   CHECK(run.report.games_started == 1);
   CHECK(run.log.find("retrying in 10 ms") != std::string::npos);
   CHECK(run.log.find("retrying in 20 ms") != std::string::npos);
+  // Each failure is said once (the retry note used to repeat it).
+  size_t said = 0;
+  for (size_t at = 0; (at = run.log.find("connection refused (scripted)", at)) != std::string::npos; ++at) ++said;
+  CHECK(said == 2);
 }
 
 TEST_CASE("giving up after the configured number of failed attempts") {
