@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -79,6 +80,7 @@ std::expected<JournalHeader, std::string> parse_header(const bj::value& line) {
       if (const bj::string* s = n.if_string()) h.engines.emplace_back(*s);
   auto games = get_int(doc, "games", true);
   if (!games) return std::unexpected(games.error());
+  if (*games < 0) return std::unexpected("\"games\" must be 0 or more, not " + std::to_string(*games));
   h.games = *games;
   auto gpp = get_int(doc, "games_per_pair", false, 2);
   if (!gpp || (*gpp != 1 && *gpp != 2)) return std::unexpected("\"games_per_pair\" must be 1 or 2");
@@ -155,6 +157,24 @@ std::expected<JournalHeader, std::string> parse_header(const bj::value& line) {
     h.shard = Shard{int(*index), int(*count)};
   }
   return h;
+}
+
+// What makes `g` a line no run under `header` writes (a hand-edited or spliced journal), or "". The standings would
+// otherwise count it without a word: a third engine, a game past the schedule.
+std::string foreign_game(const JournalGame& g, const std::optional<JournalHeader>& header) {
+  const std::string game = "game " + std::to_string(g.game + 1);  // numbered from 1, as resume and report say
+  if (g.black == g.white) return game + " has '" + g.black + "' on both sides";
+  if (!header) return {};
+  if (header->games > 0 && g.game >= header->games)
+    return game + " is beyond the run's " + std::to_string(header->games) + " games";
+  if (header->engines.empty()) return {};  // journals before the header named them
+  for (const std::string* name : {&g.black, &g.white}) {
+    if (std::find(header->engines.begin(), header->engines.end(), *name) != header->engines.end()) continue;
+    std::string list;
+    for (const std::string& e : header->engines) list += (list.empty() ? "" : ", ") + e;
+    return game + ": '" + *name + "' is not one of the run's engines (" + list + ")";
+  }
+  return {};
 }
 
 }  // namespace
@@ -337,6 +357,8 @@ std::expected<JournalContents, std::string> read_journal(const std::string& path
     }
     auto g = parse_journal_game(line);
     if (!g) return std::unexpected(where + g.error());
+    if (const std::string foreign = foreign_game(*g, c.header); !foreign.empty())
+      return std::unexpected(where + foreign);
     c.games.push_back(std::move(*g));
     if (keep_lines) c.lines.push_back(std::move(line));
   }

@@ -87,6 +87,49 @@ TEST_CASE("journal lines round-trip; a torn last line is cut off") {
   CHECK(broken.error().find("j.jsonl:5: ") != std::string::npos);
 }
 
+TEST_CASE("a game line no run under its header could write is an error naming its line") {
+  TempDir dir("journal-foreign");
+  const std::string path = (dir.path / "j.jsonl").string();
+  JournalHeader h;
+  h.type = "gauntlet";
+  h.engines = {"a", "b"};
+  h.games = 4;
+  PlayedGame g;
+  g.start_sfen = std::string(shogi::START_SFEN);
+  g.result = {Outcome::BlackWin, Termination::Resign, ""};
+  // Each journal: the header, game 0 (a vs b), then the line under test. Before, stats and report counted such a
+  // line without a word (a third engine's results table, a game past the schedule).
+  auto journal_with = [&](int64_t game, const std::string& black, const std::string& white,
+                          int64_t header_games = 4) {
+    h.games = header_games;
+    auto w = JournalWriter::create(path, h);
+    REQUIRE(w);
+    g.names[shogi::BLACK] = h.engines[0];
+    g.names[shogi::WHITE] = h.engines[1];
+    REQUIRE(w->append(journal_line(key(0), g)));
+    g.names[shogi::BLACK] = black;
+    g.names[shogi::WHITE] = white;
+    REQUIRE(w->append(journal_line(key(game), g)));
+  };
+  journal_with(1, "b", "a");
+  CHECK(read_journal(path).has_value());
+  journal_with(1, "nobody", "a");
+  CHECK(read_journal(path).error() == path + ":3: game 2: 'nobody' is not one of the run's engines (a, b)");
+  journal_with(1, "a", "a");
+  CHECK(read_journal(path).error() == path + ":3: game 2 has 'a' on both sides");
+  journal_with(3, "b", "a");  // the last game of the schedule (the fourth)
+  CHECK(read_journal(path).has_value());
+  journal_with(4, "a", "b");
+  CHECK(read_journal(path).error() == path + ":3: game 5 is beyond the run's 4 games");
+  journal_with(999999, "b", "a", 0);  // a run of no fixed length
+  CHECK(read_journal(path).has_value());
+  {
+    std::ofstream out(path);
+    out << "{\"journal\":1,\"type\":\"gauntlet\",\"engines\":[\"a\",\"b\"],\"games\":-4}\n";
+  }
+  CHECK(read_journal(path).error() == path + ":1: header: \"games\" must be 0 or more, not -4");
+}
+
 // Written by the runner before the journal went through Boost.JSON (commit 4e41842): --resume and the stats command
 // must still read such journals, and the runner writes the same bytes for the same game today.
 TEST_CASE("journal lines of the earlier writer read back and are written the same") {
