@@ -70,6 +70,9 @@ int print_journal_stats(const journal::JournalContents& contents, const std::str
     sprt = parse_sprt_args(request.sprt_args,
                            contents.header && contents.header->sprt ? *contents.header->sprt : stats::SprtConfig{});
   JournalStandings st = standings_of(contents, sprt);
+  if (const int64_t n = st.tally.duplicates(); n > 0)
+    std::cerr << "warning: " << source << ": " << n << (n == 1 ? " line repeats a game" : " lines repeat a game")
+              << " already counted (left out)" << std::endl;
   if (!request.rating_anchor.empty()) {
     bool known = false;
     for (const EngineRecord& e : st.tally.engines()) known |= e.name == request.rating_anchor;

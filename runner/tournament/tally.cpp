@@ -102,8 +102,14 @@ void Tally::decide_sprt(const stats::SprtConfig& config) {
   advance_prefix();
 }
 
+bool Tally::duplicate(const journal::JournalGame& g) const { return added_.contains({g.game, g.attempt}); }
+
 void Tally::add(const journal::JournalGame& g) {
   ++journaled_;
+  if (!added_.emplace(g.game, g.attempt).second) {
+    ++duplicates_;
+    return;
+  }
   if (g.pair < prefix_pairs_) {
     // A line for a pair already in the prefix (a journal with two histories of it): the prefix is counted again
     // up to that pair. Never happens with one history per pair (one machine's journal, or a merge).
@@ -161,7 +167,6 @@ void Tally::add_game(const journal::JournalGame& g) {
     return;
   }
   const int slot = std::clamp(g.game_in_pair, 0, 1);
-  if (p.done[slot]) return;  // a duplicate line
   p.done[slot] = true;
   if (g.outcome == Outcome::None) return;  // interrupted by a runner error and not replayed: no score
   Counted c;

@@ -2,7 +2,7 @@
 // The standings: every statistic of a run, kept up to date game by game from journal records (live, or read back
 // by --resume and the stats command). Scores count only games of valid pair attempts; the fault counters
 // (crashes, stalls, time losses, illegal moves) count every journaled game, so a crash that caused a replay is
-// still reported.
+// still reported; a second line of the same game counts for nothing.
 //
 // The SPRT decides on the longest complete prefix of pair indices: pairs 0..K-1 all finished, whatever order they
 // finished in. Results that arrive early are the short games, and deciding on them would bias the test; and a
@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -49,8 +50,13 @@ class Tally {
   Tally(std::vector<std::string> engine_names, std::vector<Pairing> pairings, int games_per_pair);
 
   void add(const journal::JournalGame& game);  // in any order
+  // Whether `game`'s line says nothing new: a line of its game at its attempt was added already (a second copy, from
+  // a hand-edited or spliced journal; a run writes one line per game and attempt). add() leaves such a line out,
+  // faults and all.
+  bool duplicate(const journal::JournalGame& game) const;
 
   int64_t journaled() const { return journaled_; }  // every line, void ones included
+  int64_t duplicates() const { return duplicates_; }  // lines left out by duplicate()
   int64_t scored() const { return scored_; }        // games that count
   int64_t void_games() const { return void_; }      // games of replayed pair attempts
   int64_t replays() const { return replays_; }      // pair attempts voided
@@ -97,6 +103,8 @@ class Tally {
   std::unordered_map<int64_t, PairState> pairs_;
   int games_per_pair_ = 2;
   int64_t journaled_ = 0, scored_ = 0, void_ = 0, replays_ = 0;
+  int64_t duplicates_ = 0;
+  std::set<std::pair<int64_t, int>> added_;  // (game, attempt) of every line added
   int64_t prefix_pairs_ = 0;
   stats::PentaCounts prefix_penta_;
   stats::WdlCounts prefix_wdl_;

@@ -137,7 +137,6 @@ std::vector<MoveTiming> move_timings(const PlayedGame& game) {
 ReportData report_data(const journal::JournalContents& contents, const std::string& source,
                        const ReportOptions& options) {
   ReportData data;
-  data.games = int64_t(contents.games.size());
   const bool have_lines = contents.lines.size() == contents.games.size();
 
   // The standings at the end, and the Elo of each pairing and the LLR as the games came in (at most ~600 points).
@@ -145,25 +144,24 @@ ReportData report_data(const journal::JournalContents& contents, const std::stri
   no_games.header = contents.header;
   tournament::JournalStandings running = tournament::standings_of(no_games);
   const std::optional<stats::SprtConfig> sprt = running.info.sprt;
-  const size_t n = contents.games.size();
-  const size_t stride = std::max<size_t>(1, n / 600);
+  const size_t lines = contents.games.size();
+  const size_t stride = std::max<size_t>(1, lines / 600);
   // The rating list of more than two engines, at about 100 points (each is a fit of every engine).
-  const size_t rating_stride = std::max<size_t>(1, n / 100);
+  const size_t rating_stride = std::max<size_t>(1, lines / 100);
   bj::array xs, llr, rating_xs;
   std::vector<bj::array> elo, lower, upper, rating;
-  for (size_t i = 0; i < n; ++i) {
-    running.tally.add(contents.games[i]);
-    if (tournament::has_rating_list(running.tally, running.info) && ((i + 1) % rating_stride == 0 || i + 1 == n)) {
-      const auto list = tournament::rating_list(running.tally, running.info);
-      rating.resize(running.tally.engines().size());
-      rating_xs.emplace_back(int64_t(i + 1));
-      for (size_t e = 0; e < rating.size(); ++e) {
-        while (rating[e].size() + 1 < rating_xs.size()) rating[e].emplace_back(nullptr);
-        rating[e].push_back(list && list->engines[e].games > 0 ? bj::value(list->engines[e].elo) : bj::value(nullptr));
-      }
+  // A point of the rating chart and one of the Elo and LLR charts, after `games` games.
+  auto sample_ratings = [&](size_t games) {
+    const auto list = tournament::rating_list(running.tally, running.info);
+    rating.resize(running.tally.engines().size());
+    rating_xs.emplace_back(int64_t(games));
+    for (size_t e = 0; e < rating.size(); ++e) {
+      while (rating[e].size() + 1 < rating_xs.size()) rating[e].emplace_back(nullptr);
+      rating[e].push_back(list && list->engines[e].games > 0 ? bj::value(list->engines[e].elo) : bj::value(nullptr));
     }
-    if ((i + 1) % stride != 0 && i + 1 != n) continue;
-    xs.emplace_back(int64_t(i + 1));
+  };
+  auto sample_pairings = [&](size_t games) {
+    xs.emplace_back(int64_t(games));
     const size_t pairings = running.tally.pairings().size();
     if (elo.size() < pairings) elo.resize(pairings), lower.resize(pairings), upper.resize(pairings);
     for (size_t p = 0; p < pairings; ++p) {
@@ -176,7 +174,30 @@ ReportData report_data(const journal::JournalContents& contents, const std::stri
       upper[p].push_back(s ? finite_or_null(s->elo.upper) : bj::value(nullptr));
     }
     if (sprt) llr.push_back(finite_or_null(tournament::sprt_status(running.tally, *sprt).llr));
+  };
+  // The games shown: every line but a second one of the same game (a hand-edited or spliced journal), which the
+  // standings leave out too. `game[k]` is the k-th game's index in contents.
+  std::vector<size_t> game;
+  for (size_t line = 0; line < lines; ++line) {
+    const journal::JournalGame& g = contents.games[line];
+    if (running.tally.duplicate(g)) {
+      data.warnings.push_back("game " + std::to_string(g.game + 1) + " (pair " + std::to_string(g.pair) +
+                              "): a second line of the game, left out");
+      continue;
+    }
+    game.push_back(line);
+    running.tally.add(g);
+    const bool rated = tournament::has_rating_list(running.tally, running.info);
+    if (rated && game.size() % rating_stride == 0) sample_ratings(game.size());
+    if (game.size() % stride == 0) sample_pairings(game.size());
   }
+  // The last game is always a point.
+  if (!game.empty() && tournament::has_rating_list(running.tally, running.info) &&
+      (rating_xs.empty() || rating_xs.back().as_int64() != int64_t(game.size())))
+    sample_ratings(game.size());
+  if (!game.empty() && (xs.empty() || xs.back().as_int64() != int64_t(game.size()))) sample_pairings(game.size());
+  const size_t n = game.size();
+  data.games = int64_t(n);
   bj::object series;
   series.emplace("games", std::move(xs));
   bj::array pairing_series;
@@ -219,7 +240,8 @@ ReportData report_data(const journal::JournalContents& contents, const std::stri
   // Terminations: how the games ended, by result; and for each engine, its wins, losses and draws by termination.
   std::map<std::string, std::array<int64_t, 4>> by_termination;                    // black, white, draw, not scored
   std::map<std::string, std::map<std::string, std::array<int64_t, 3>>> by_engine;  // win, loss, draw
-  for (const journal::JournalGame& g : contents.games) {
+  for (const size_t line : game) {
+    const journal::JournalGame& g = contents.games[line];
     const std::string t(to_string(g.termination));
     auto& counts = by_termination[t];
     const int column = g.replay                         ? 3
@@ -255,9 +277,9 @@ ReportData report_data(const journal::JournalContents& contents, const std::stri
   // Replays: the faults first, then the rest in journal order.
   std::vector<size_t> replay_order;
   for (size_t i = 0; i < n; ++i)
-    if (is_fault(contents.games[i].termination)) replay_order.push_back(i);
+    if (is_fault(contents.games[game[i]].termination)) replay_order.push_back(i);
   for (size_t i = 0; i < n; ++i)
-    if (!is_fault(contents.games[i].termination)) replay_order.push_back(i);
+    if (!is_fault(contents.games[game[i]].termination)) replay_order.push_back(i);
   std::vector<bool> embed(n, false);
   for (size_t i = 0; i < replay_order.size() && i < options.max_replays; ++i) embed[replay_order[i]] = true;
 
@@ -273,12 +295,12 @@ ReportData report_data(const journal::JournalContents& contents, const std::stri
     for (const std::string& name : contents.header->engines) times_of(name);
   bj::array game_rows, replays;
   for (size_t i = 0; i < n; ++i) {
-    const journal::JournalGame& g = contents.games[i];
+    const journal::JournalGame& g = contents.games[game[i]];
     bj::object row = game_row(g);
     int64_t replay_index = -1;
     std::optional<PlayedGame> played;
     if (have_lines) {
-      auto parsed = parse_result_json(contents.lines[i]);
+      auto parsed = parse_result_json(contents.lines[game[i]]);
       if (parsed) {
         played = std::move(*parsed);
       } else {

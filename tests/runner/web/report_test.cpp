@@ -278,3 +278,35 @@ TEST_CASE("report_data: an empty journal still makes a report") {
   CHECK(d.at("games").as_array().empty());
   CHECK(d.at("series").at("games").as_array().empty());
 }
+
+TEST_CASE("report_data: a second line of a game is left out, as the standings leave it out") {
+  std::vector<PlayedGame> games = {
+      named(timed_game("1+0.1", {{"7g7f", 300}, {"3c3d", 200}}), "A", "B"),
+      named(timed_game("1+0.1", {{"7g7f", 300}, {"3c3d", 200}}), "B", "A"),
+      named(timed_game("1+0.1", {{"7g7f", 300}, {"3c3d", 200}}), "A", "B"),
+  };
+  journal::JournalContents c = journal_of(games);
+  // Game 2 (pair 0) again, then game 1's line a third time at the end: before, the report listed and charted 5
+  // games where stats counted 3.
+  c.games.insert(c.games.begin() + 2, c.games[1]);
+  c.lines.insert(c.lines.begin() + 2, c.lines[1]);
+  c.games.push_back(c.games[0]);
+  c.lines.push_back(c.lines[0]);
+  ReportData data = report_data(c, "j");
+  CHECK(data.games == 3);
+  REQUIRE(data.warnings.size() == 2);
+  CHECK(data.warnings[0] == "game 2 (pair 0): a second line of the game, left out");
+  CHECK(data.warnings[1] == "game 1 (pair 0): a second line of the game, left out");
+  bj::object d = parse_object(data.json);
+  CHECK(d.at("games").as_array().size() == 3);
+  // The charts end at the last game shown, even though the journal ends with a left-out line.
+  const bj::array& xs = d.at("series").at("games").as_array();
+  REQUIRE_FALSE(xs.empty());
+  CHECK(xs.back().as_int64() == 3);
+  CHECK(d.at("series").at("llr").as_array().size() == xs.size());
+  int64_t listed = 0;
+  for (const bj::value& t : d.at("terminations").as_array())
+    listed += t.at("black").as_int64() + t.at("white").as_int64() + t.at("draw").as_int64() +
+              t.at("unscored").as_int64();
+  CHECK(listed == 3);
+}
