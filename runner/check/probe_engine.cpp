@@ -55,6 +55,7 @@ std::expected<ProbeEngine::Startup, std::string> ProbeEngine::start_once(Millis 
     return std::unexpected(started.error().what);
   }
   client_ = std::move(started->client);
+  idle_bestmoves_counted_ = 0;
   client_->set_go_quirks(quirks_);
   return Startup{started->usiok, started->readyok};
 }
@@ -112,7 +113,9 @@ void ProbeEngine::abandon() {
 int ProbeEngine::drain(Millis window) {
   if (!running()) return -1;
   const auto deadline = SteadyClock::now() + window;
-  int bestmoves = 0;
+  // Those that came after an earlier drain's window, which the client read off before its next go, count too.
+  int bestmoves = int(client_->idle_bestmoves() - idle_bestmoves_counted_);
+  idle_bestmoves_counted_ = client_->idle_bestmoves();
   while (true) {
     auto r = client_->process().read_line(deadline);
     if (r.status == process::IoStatus::Timeout) return bestmoves;

@@ -58,7 +58,8 @@ class ProbeEngine {
   // one still, the engine is wedged and killed, so that a late bestmove can never answer a later go.
   Search search(std::string_view position_line, const usi::GoParams& go, Millis wait, Millis stop_wait = Millis(2000));
   // After a search: reads whatever the engine prints within `window` and counts the bestmove lines (one per go is
-  // all an engine may send). Returns -1 if the engine died meanwhile (then running() is false).
+  // all an engine may send), with those the client ignored before a go since the last drain (later than its
+  // window). Returns -1 if the engine died meanwhile (then running() is false).
   int drain(Millis window);
   // A search still pending (the client Thinking or Pondering): `stop` and up to `wait` for its bestmove, else the
   // engine is killed. True if the engine is idle and running afterwards.
@@ -86,6 +87,7 @@ class ProbeEngine {
   std::filesystem::path stderr_path_;
   std::int64_t stderr_offset_ = 0;
   std::unique_ptr<usi::UsiClient> client_;
+  std::int64_t idle_bestmoves_counted_ = 0;  // of client_->idle_bestmoves(), by drain
 };
 
 }  // namespace arena::check

@@ -192,9 +192,21 @@ Result UsiClient::position(std::string_view line) {
 
 Result UsiClient::go(const GoParams& params) { return position_and_go({}, params); }
 
+void UsiClient::discard_idle_output() {
+  for (process::ReadResult r; (r = process_->try_read_line()).status == IoStatus::Ok;)
+    if (r.line.starts_with("bestmove")) {
+      ++idle_bestmoves_;
+      std::string text = "'";  // built by appending: GCC 12 warns (-Wrestrict) of "'" + std::string(...)
+      text += r.line;
+      text += "' while idle (a second answer to one go) ignored";
+      warn(std::move(text));
+    }
+}
+
 Result UsiClient::position_and_go(std::string_view position_line, const GoParams& params) {
   assert(state_ == EngineState::Idle || state_ == EngineState::Dead);
   assert(position_line.empty() || position_line.starts_with("position "));
+  if (state_ == EngineState::Idle) discard_idle_output();
   write_go_command(apply(go_quirks_, params), go_line_);
   Result r = position_line.empty() ? send(go_line_) : send_lines({position_line, go_line_});
   // Time runs from the moment the line is in the engine's pipe.

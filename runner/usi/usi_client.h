@@ -143,8 +143,10 @@ class UsiClient {
 
   EngineState state() const { return state_; }
   process::EngineProcess& process() { return *process_; }
-  // Non-fatal oddities (skipped option lines, unparsable info lines), for the engine's log.
+  // Non-fatal oddities (skipped option lines, unparsable info lines, a bestmove while idle), for the checker.
   const std::vector<std::string>& warnings() const { return warnings_; }
+  // Second bestmoves for one go, read off while idle before the next go and ignored (discard_idle_output).
+  std::int64_t idle_bestmoves() const { return idle_bestmoves_; }
   // When the last ponderhit was written.
   SteadyClock::time_point ponderhit_time() const { return ponderhit_time_; }
 
@@ -154,6 +156,11 @@ class UsiClient {
   Result read_until(std::string_view answer, Deadline deadline, bool collect_handshake,
                     const std::atomic<bool>* interrupt = nullptr);
   void warn(std::string text);
+  // Reads off what the engine wrote while idle, which answers no go of ours: a second bestmove for the last go (the
+  // checker names such engines) or info after it. Left in the pipe, that bestmove would be taken as the next go's
+  // answer and judged in the wrong position (an illegal move), and the info merged into the next search's. Only
+  // what has arrived by then: a second bestmove written after the next go is indistinguishable from its answer.
+  void discard_idle_output();
 
   std::unique_ptr<process::EngineProcess> process_;
   EngineState state_ = EngineState::Starting;
@@ -163,6 +170,7 @@ class UsiClient {
   SteadyClock::time_point go_time_{};
   SteadyClock::time_point ponderhit_time_{};
   GoQuirks go_quirks_;
+  std::int64_t idle_bestmoves_ = 0;
   // Reused on every move, so that a search's lines allocate nothing once the first moves have sized them.
   std::string go_line_;
   SearchInfo info_line_;

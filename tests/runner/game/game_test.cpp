@@ -255,6 +255,23 @@ TEST_CASE("illegal move: IllegalMove with the raw move text") {
   m.close();
 }
 
+TEST_CASE("a second bestmove for one go is ignored, not judged as the answer to the next go") {
+  // Before, the stale copy was read as the next move's answer and judged in the new position: an illegal move.
+  Match m(mock("b", {"--random", "--seed", "5", "--behavior", "double-bestmove"}),
+          mock("w", {"--random", "--seed", "6"}));
+  GameOptions o = fast_options();
+  PlayedGame g = m.play(o);
+  CHECK(g.result.termination == Termination::MaxMoves);
+  CHECK(g.moves.size() == 20);
+  // Every answer but the last was read off before the next go, each noted once in the engine's warnings.
+  int stale = 0;
+  for (const std::string& w : m.black().client().warnings()) stale += contains(w, "while idle");
+  CHECK(stale == 9);
+  CHECK(m.black().client().idle_bestmoves() == 9);
+  CHECK(m.white().client().idle_bestmoves() == 0);
+  m.close();
+}
+
 TEST_CASE("malformed bestmove: IllegalMove with the raw line") {
   SUBCASE("no move") {
     Match m(mock("b", {"--behavior", "malformed-bestmove"}), mock("w", {}));

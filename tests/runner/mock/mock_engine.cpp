@@ -492,8 +492,8 @@ class Mock {
       shogi::Move reply = choose(next);
       if (reply != shogi::MOVE_NONE) line += " ponder " + shogi::to_usi(reply);
     }
-    say(line);
-    if (is("double-bestmove")) say(line);
+    // Both copies in one write: the second is in the pipe with the first, whatever the scheduling.
+    say(is("double-bestmove") ? line + "\n" + line : line);
   }
 
   Config cfg_;
