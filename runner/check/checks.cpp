@@ -140,15 +140,19 @@ class Battery {
   bool ensure_running() {
     if (fatal_) return false;
     if (engine_.running()) return true;
+    return bool(start_engine("engine.restart", "restart after a death", "cannot restart the engine: "));
+  }
+
+  // Starts the engine. A failed start ends the battery, recorded as item `id`, unless Ctrl-C cut it short: then
+  // nothing was learnt of the engine and there is no finding.
+  std::expected<ProbeEngine::Startup, std::string> start_engine(std::string id, std::string title,
+                                                                const std::string& failure_prefix) {
     auto started = engine_.start(startup_wait());
-    if (!started && !interrupted()) {
-      add("engine.restart", "restart after a death", Verdict::Fail, "",
-          "cannot restart the engine: " + started.error());
+    if (!started) {
+      if (!interrupted()) add(std::move(id), std::move(title), Verdict::Fail, "", failure_prefix + started.error());
       fatal_ = true;
-      return false;
     }
-    if (!started) fatal_ = true;  // interrupted
-    return bool(started);
+    return started;
   }
 
   std::string_view timing_position() {
@@ -190,16 +194,8 @@ class Battery {
   // ---- handshake ------------------------------------------------------------------------------------------------
 
   bool handshake() {
-    auto started = engine_.start(startup_wait());
-    if (!started && interrupted()) {
-      fatal_ = true;  // Ctrl-C cut the start short: nothing was learnt of the engine
-      return false;
-    }
-    if (!started) {
-      add("handshake.start", "start, usiok, readyok", Verdict::Fail, "", started.error());
-      fatal_ = true;
-      return false;
-    }
+    auto started = start_engine("handshake.start", "start, usiok, readyok", "");
+    if (!started) return false;
     auto& client = engine_.client();
     report_.identity = client.identity();
     if (report_.engine_name.empty()) report_.engine_name = client.identity().name;
