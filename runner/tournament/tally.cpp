@@ -102,13 +102,11 @@ void Tally::decide_sprt(const stats::SprtConfig& config) {
   advance_prefix();
 }
 
-bool Tally::duplicate(const journal::JournalGame& g) const { return added_.contains({g.game, g.attempt}); }
-
-void Tally::add(const journal::JournalGame& g) {
+bool Tally::add(const journal::JournalGame& g) {
   ++journaled_;
   if (!added_.emplace(g.game, g.attempt).second) {
     ++duplicates_;
-    return;
+    return false;
   }
   if (g.pair < prefix_pairs_) {
     // A line for a pair already in the prefix (a journal with two histories of it): the prefix is counted again
@@ -123,6 +121,7 @@ void Tally::add(const journal::JournalGame& g) {
   }
   add_game(g);
   advance_prefix();
+  return true;
 }
 
 void Tally::add_game(const journal::JournalGame& g) {

@@ -49,14 +49,13 @@ class Tally {
   // `pairings` may be empty: pairings are then found from the games (the stats command without a schedule).
   Tally(std::vector<std::string> engine_names, std::vector<Pairing> pairings, int games_per_pair);
 
-  void add(const journal::JournalGame& game);  // in any order
-  // Whether `game`'s line says nothing new: a line of its game at its attempt was added already (a second copy, from
-  // a hand-edited or spliced journal; a run writes one line per game and attempt). add() leaves such a line out,
-  // faults and all.
-  bool duplicate(const journal::JournalGame& game) const;
+  // Adds a game's line, in any order. Returns false for a line that says nothing new and is left out, faults and
+  // all: a line of its game at its attempt was added already (a second copy, from a hand-edited or spliced journal;
+  // a run writes one line per game and attempt).
+  bool add(const journal::JournalGame& game);
 
   int64_t journaled() const { return journaled_; }  // every line, void ones included
-  int64_t duplicates() const { return duplicates_; }  // lines left out by duplicate()
+  int64_t duplicates() const { return duplicates_; }  // lines add() left out
   int64_t scored() const { return scored_; }        // games that count
   int64_t void_games() const { return void_; }      // games of replayed pair attempts
   int64_t replays() const { return replays_; }      // pair attempts voided

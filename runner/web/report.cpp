@@ -180,13 +180,12 @@ ReportData report_data(const journal::JournalContents& contents, const std::stri
   std::vector<size_t> game;
   for (size_t line = 0; line < lines; ++line) {
     const journal::JournalGame& g = contents.games[line];
-    if (running.tally.duplicate(g)) {
+    if (!running.tally.add(g)) {
       data.warnings.push_back("game " + std::to_string(g.game + 1) + " (pair " + std::to_string(g.pair) +
                               "): a second line of the game, left out");
       continue;
     }
     game.push_back(line);
-    running.tally.add(g);
     const bool rated = tournament::has_rating_list(running.tally, running.info);
     if (rated && game.size() % rating_stride == 0) sample_ratings(game.size());
     if (game.size() % stride == 0) sample_pairings(game.size());
