@@ -350,6 +350,9 @@ std::expected<JournalContents, std::string> read_journal(const std::string& path
       const size_t params = c.header && c.header->spsa ? c.header->spsa->params.size() : 0;
       auto pair = parse_spsa_pair_line(line, params, keep_lines);
       if (!pair) return std::unexpected(where + pair.error());
+      for (const JournalGame& g : pair->games)
+        if (const std::string foreign = foreign_game(g, c.header); !foreign.empty())
+          return std::unexpected(where + foreign);
       for (JournalGame& g : pair->games) c.games.push_back(std::move(g));
       for (std::string& game_line : pair->game_lines) c.lines.push_back(std::move(game_line));
       c.spsa_pairs.push_back(std::move(pair->pair));

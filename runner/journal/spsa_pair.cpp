@@ -113,6 +113,12 @@ std::expected<ParsedSpsaPair, std::string> parse_spsa_pair_line(std::string_view
     if (!game.is_object()) return bad("games", "must hold the pair's two game lines");
     auto parsed = journal_game_of(game);
     if (!parsed) return std::unexpected("\"games\": " + parsed.error());
+    // The games of pair k are the schedule's pair k - 1, in order: a line spliced from another pair would tune theta
+    // with games it did not play.
+    const int64_t in_pair = int64_t(out.games.size()), number = 2 * (p.k - 1) + in_pair;
+    if (parsed->pair != p.k - 1 || parsed->game_in_pair != in_pair || parsed->game != number)
+      return bad("games", "must be the run's games " + std::to_string(2 * p.k - 1) + " and " +
+                              std::to_string(2 * p.k) + ", in that order");
     out.games.push_back(std::move(*parsed));
     if (game_lines) out.game_lines.push_back(json::serialize(game));
   }

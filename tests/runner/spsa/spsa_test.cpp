@@ -224,6 +224,13 @@ TEST_CASE("journal: a pair's line holds its draws, theta and both games, and rea
   CHECK(contains(back->game_lines[1], "\"game\":23"));
   CHECK(journal::parse_spsa_pair_line(line, 2)->game_lines.empty());  // only when asked for
   CHECK(journal::parse_spsa_pair_line(line, 3).error() == "\"delta\" must be an array of 3 signs");
+  // Games of another pair, or in the wrong order: before, theta was updated with them.
+  const std::string swapped = journal::spsa_pair_line(p, g1, g0);
+  CHECK(journal::parse_spsa_pair_line(swapped, 2).error() ==
+        "\"games\" must be the run's games 23 and 24, in that order");
+  journal::SpsaPair p13 = p;
+  p13.k = 13;
+  CHECK_FALSE(journal::parse_spsa_pair_line(journal::spsa_pair_line(p13, g0, g1), 2));
 
   // In a journal: the header's specification, the pairs, and their games among the journal's games.
   journal::JournalHeader h;
@@ -264,6 +271,14 @@ TEST_CASE("journal: a pair's line holds its draws, theta and both games, and rea
   auto broken = journal::read_journal(path);
   REQUIRE_FALSE(broken);
   CHECK(broken.error() == path + ":3: \"delta\" must be an array of 2 signs");
+
+  // A pair whose games name an engine the header does not: refused like a tournament's game line.
+  std::string stranger = line;
+  for (size_t at; (at = stranger.find("\"e-\"")) != std::string::npos;) stranger.replace(at, 4, "\"x-\"");
+  dir.file("journal.jsonl", journal::to_json(h) + "\n" + stranger + "\n");
+  auto foreign = journal::read_journal(path);
+  REQUIRE_FALSE(foreign);
+  CHECK(foreign.error() == path + ":2: game 23: 'x-' is not one of the run's engines (e+, e-)");
 }
 
 namespace {
