@@ -159,24 +159,6 @@ std::expected<JournalHeader, std::string> parse_header(const bj::value& line) {
   return h;
 }
 
-// What makes `g` a line no run under `header` writes (a hand-edited or spliced journal), or "". The standings would
-// otherwise count it without a word: a third engine, a game past the schedule.
-std::string foreign_game(const JournalGame& g, const std::optional<JournalHeader>& header) {
-  const std::string game = "game " + std::to_string(g.game + 1);  // numbered from 1, as resume and report say
-  if (g.black == g.white) return game + " has '" + g.black + "' on both sides";
-  if (!header) return {};
-  if (header->games > 0 && g.game >= header->games)
-    return game + " is beyond the run's " + std::to_string(header->games) + " games";
-  if (header->engines.empty()) return {};  // journals before the header named them
-  for (const std::string* name : {&g.black, &g.white}) {
-    if (std::find(header->engines.begin(), header->engines.end(), *name) != header->engines.end()) continue;
-    std::string list;
-    for (const std::string& e : header->engines) list += (list.empty() ? "" : ", ") + e;
-    return game + ": '" + *name + "' is not one of the run's engines (" + list + ")";
-  }
-  return {};
-}
-
 }  // namespace
 
 std::string to_json(const JournalHeader& h) {
@@ -318,6 +300,22 @@ std::expected<JournalHeader, std::string> parse_journal_header(std::string_view 
   auto h = parse_header(*doc);
   if (!h) return std::unexpected("header: " + h.error());
   return h;
+}
+
+std::string foreign_game(const JournalGame& g, const std::optional<JournalHeader>& header) {
+  const std::string game = "game " + std::to_string(g.game + 1);  // numbered from 1, as resume and report say
+  if (g.black == g.white) return game + " has '" + g.black + "' on both sides";
+  if (!header) return {};
+  if (header->games > 0 && g.game >= header->games)
+    return game + " is beyond the run's " + std::to_string(header->games) + " games";
+  if (header->engines.empty()) return {};  // journals before the header named them
+  for (const std::string* name : {&g.black, &g.white}) {
+    if (std::find(header->engines.begin(), header->engines.end(), *name) != header->engines.end()) continue;
+    std::string list;
+    for (const std::string& e : header->engines) list += (list.empty() ? "" : ", ") + e;
+    return game + ": '" + *name + "' is not one of the run's engines (" + list + ")";
+  }
+  return {};
 }
 
 std::expected<JournalContents, std::string> read_journal(const std::string& path, bool keep_lines) {

@@ -129,6 +129,10 @@ struct JournaledGame {
 JournaledGame journaled(const GameKey& key, const PlayedGame& game);
 // A game line back (the header is not a game: use read_journal).
 std::expected<JournalGame, std::string> parse_journal_game(std::string_view line);
+// What makes `game` a line no run under `header` writes (an engine it does not name, the same engine on both sides,
+// a game past its count: a hand-edited or spliced journal), or "" when nothing does. read_journal refuses such a
+// line; a reader that goes on (the live page) leaves it out.
+std::string foreign_game(const JournalGame& game, const std::optional<JournalHeader>& header);
 
 struct JournalContents {
   std::optional<JournalHeader> header;

@@ -56,7 +56,8 @@ void JournalFeed::read_file(const std::string& path, File& file, std::vector<New
     // An SPSA pair's line holds its two games.
     std::vector<std::string> game_lines;
     if (journal::is_spsa_pair_line(l.text)) {
-      auto pair = journal::parse_spsa_pair_line(l.text, header_ && header_->spsa ? header_->spsa->params.size() : 0);
+      const size_t params = header_ && header_->spsa ? header_->spsa->params.size() : 0;
+      auto pair = journal::parse_spsa_pair_line(l.text, params, /*game_lines=*/true);
       if (!pair) {
         warnings_.push_back(where + pair.error());
         continue;
@@ -69,6 +70,10 @@ void JournalFeed::read_file(const std::string& path, File& file, std::vector<New
       auto game = journal::parse_journal_game(line);
       if (!game) {
         warnings_.push_back(where + game.error());
+        continue;
+      }
+      if (std::string foreign = journal::foreign_game(*game, header_); !foreign.empty()) {
+        warnings_.push_back(where + foreign + "; left out");
         continue;
       }
       out.push_back({std::move(*game), std::move(line), path == decision_path_});

@@ -34,7 +34,8 @@ class JournalFeed {
 
   // Reads what was appended since the last call and publishes it; returns the number of new game lines. Never
   // throws: a file that cannot be read now is read at the next call, and a line that is neither a header nor a
-  // game is left out with a warning (warnings()).
+  // game (or an SPSA pair's, which gives its two games), or a game no run under the header writes, is left out
+  // with a warning (warnings()).
   int64_t poll();
   // A line the page shows under the status, e.g. the Slurm shards' states; kept until changed.
   void set_note(std::string note);

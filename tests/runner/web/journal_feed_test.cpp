@@ -10,6 +10,7 @@
 
 #include "journal/journal.h"
 #include "journal/segments.h"
+#include "journal/spsa_pair.h"
 #include "output/json.h"
 #include "sample_games.h"
 #include "support/temp_dir.h"
@@ -191,4 +192,37 @@ TEST_CASE("JournalFeed: a journal cut and written again is read again from its s
   CHECK(feed.poll() == 1);
   CHECK(feed.games() == 3);
   CHECK(feed.warnings().empty());
+}
+
+TEST_CASE("JournalFeed: an SPSA run's pair lines give their two games; a game the header rules out is left out") {
+  TempDir dir;
+  const std::string out = dir.path.string();
+  fs::create_directories(journal::segments_dir(out));
+  const fs::path seg0 = fs::path(journal::segments_dir(out)) / "shard-0-of-2.20261125T100000Z.host.1.jsonl";
+  journal::JournalHeader h = header(0);
+  h.type = "spsa";
+  h.sprt.reset();
+  stats::SpsaParam x;
+  x.name = "X", x.start = 50, x.min = 0, x.max = 100, x.c_end = 4, x.r_end = 0.002;
+  h.spsa = journal::SpsaSpec{"e", {x}, {}, 1, {true}};
+  h.spsa->schedule.iterations = 4;
+  journal::SpsaPair p;
+  p.k = 1, p.delta = {1}, p.plus = {54}, p.minus = {46}, p.result = 0;
+  append(seg0, journal::to_json(h) + "\n" + journal::spsa_pair_line(p, game_line(0), game_line(1)) + "\n");
+  LiveState state("slurm");
+  JournalFeed feed(state, out);
+  CHECK(feed.poll() == 2);  // before, a pair line gave no game: the page of a cluster SPSA run stayed empty
+  CHECK(feed.games() == 2);
+  CHECK(state.journal_line(1) == game_line(1));
+  CHECK(feed.warnings().empty());
+
+  // A game line naming an engine the header does not (a spliced file): left out with a warning, as stats refuses it.
+  std::string stranger = game_line(2);
+  stranger.replace(stranger.find("\"B\""), 3, "\"C\"");
+  append(seg0, stranger + "\n");
+  CHECK(feed.poll() == 0);
+  REQUIRE(feed.warnings().size() == 1);
+  CHECK(feed.warnings()[0] ==
+        seg0.string() + ":3: game 3: 'C' is not one of the run's engines (A, B); left out");
+  CHECK(feed.games() == 2);
 }
