@@ -71,6 +71,17 @@ std::vector<std::string> args_after(int argc, char** argv, std::string_view name
   return {};
 }
 
+// CLI11's error in words where its own are cryptic: a one-value option given twice is "--rounds: At Most 1 required
+// but received 2" (its ArgumentMismatch::AtMost; a count of values past the first can only come from repeats, as a
+// second value of one occurrence is an unexpected argument).
+std::string parse_error_text(const CLI::ParseError& e) {
+  const std::string what = e.what();
+  static constexpr std::string_view at_most = ": At Most 1 required but received ";
+  if (const size_t at = what.find(at_most); at != std::string::npos)
+    return what.substr(0, at) + " is given " + what.substr(at + at_most.size()) + " times: it takes one value";
+  return what;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -156,7 +167,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "shogi-arena: error: " << e.what() << " (see --help)" << std::endl;
+    std::cerr << "shogi-arena: error: " << parse_error_text(e) << " (see --help)" << std::endl;
     return 2;
   }
 

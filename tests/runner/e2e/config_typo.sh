@@ -44,6 +44,14 @@ code=0
   fail "a misspelt command: exit $code, $(cat "$TMP/err")"
 pass "$(cat "$TMP/err")"
 
+# An option that takes one value, given twice: named, and said in words (CLI11's "At Most 1 required but received 2").
+code=0
+"$ARENA" sprt --engine cmd="$MOCK" --engine cmd="$MOCK" --rounds 1 --rounds 2 >"$TMP/out" 2>"$TMP/err" || code=$?
+[ "$code" = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] &&
+  grep -qx "shogi-arena: error: --rounds is given 2 times: it takes one value (see --help)" "$TMP/err" ||
+  fail "an option given twice: exit $code, $(cat "$TMP/err")"
+pass "$(cat "$TMP/err")"
+
 # A file's garbage quoted in an error is escaped: a params file with control bytes (an escape sequence that would
 # turn the terminal red) gives a line that shows them as \xNN and holds no control byte.
 printf 'A,int,\x01\x1b[31m,0,10,1,0.02\n' >"$TMP/garbage.params"
