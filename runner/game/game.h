@@ -109,17 +109,19 @@ class Player {
 
   const EngineConfig& config() const { return config_; }
   const std::string& name() const { return name_; }
-  // What the last start() told the engine of the game's rules, and why not (game/rule_options.h), each line
-  // naming the engine; taken (cleared) by the call. The run says each once: its engines are started once per
-  // worker and again after a crash, and tell the same every time.
-  struct RuleNotices {
+  // What the user should hear of the engine, each line naming it; taken (cleared) by the call: what its last
+  // start() told it of the game's rules and why not (game/rule_options.h), the malformed lines of its handshake,
+  // and, once a start, that it answers a go with two bestmoves (the second is read off before the next go and
+  // ignored, usi/usi_client.h). The run says each line once: its engines are started once per worker and again
+  // after a crash, and tell the same every time.
+  struct Notices {
     std::vector<std::string> notes, warnings;
-    void add(const RuleNotices& more) {
+    void add(const Notices& more) {
       notes.insert(notes.end(), more.notes.begin(), more.notes.end());
       warnings.insert(warnings.end(), more.warnings.begin(), more.warnings.end());
     }
   };
-  RuleNotices take_rule_notices() { return std::exchange(rule_notices_, {}); }
+  Notices take_notices();
   // Valid once start() has been called.
   usi::UsiClient& client() { return *client_; }
   bool has_client() const { return client_ != nullptr; }
@@ -129,7 +131,8 @@ class Player {
   std::shared_ptr<process::EventLoop> loop_;
   std::string name_;
   std::unique_ptr<usi::UsiClient> client_;
-  RuleNotices rule_notices_;
+  Notices notices_;
+  bool told_double_bestmove_ = false;  // since the last start()
 };
 
 // Plays one game from `start_position` ("startpos", "startpos moves ...", "sfen ... [moves ...]"); the moves

@@ -43,10 +43,22 @@ std::expected<void, std::string> Player::start() {
   }
   client_ = std::move(started->client);
   name_ = std::move(started->name);
-  for (const std::string& note : started->rule_notes) rule_notices_.notes.push_back("engine '" + name_ + "': " + note);
+  for (const std::string& note : started->rule_notes) notices_.notes.push_back("engine '" + name_ + "': " + note);
   for (const std::string& warning : started->rule_warnings)
-    rule_notices_.warnings.push_back("engine '" + name_ + "': " + warning);
+    notices_.warnings.push_back("engine '" + name_ + "': " + warning);
+  // A fresh client's warnings are its handshake's (malformed option lines, skipped).
+  for (const std::string& warning : client_->warnings())
+    notices_.warnings.push_back("engine '" + name_ + "': " + warning);
+  told_double_bestmove_ = false;
   return {};
+}
+
+Player::Notices Player::take_notices() {
+  if (client_ && client_->idle_bestmoves() > 0 && !told_double_bestmove_) {
+    notices_.warnings.push_back("engine '" + name_ + "' answers a go with two bestmoves: the second is ignored");
+    told_double_bestmove_ = true;
+  }
+  return std::exchange(notices_, {});
 }
 
 }  // namespace arena::game

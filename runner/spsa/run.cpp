@@ -72,7 +72,7 @@ class Run::Worker {
     if (!p || !p->running()) {
       if (!p) p = std::make_unique<game::Player>(configs_[side], loop_);
       auto started = p->start();
-      notices_.add(p->take_rule_notices());
+      notices_.add(p->take_notices());
       if (!started) {
         ++failures_[side];
         return started;
@@ -86,7 +86,12 @@ class Run::Worker {
     return {};
   }
   int failures(int side) const { return failures_[side]; }
-  game::Player::RuleNotices take_rule_notices() { return std::exchange(notices_, {}); }
+  // What the starts and games since the last call showed of the engines (game::Player::take_notices).
+  game::Player::Notices take_notices() {
+    for (auto& p : players_)
+      if (p) notices_.add(p->take_notices());
+    return std::exchange(notices_, {});
+  }
   const game::EngineConfig& config(int side) const { return configs_[side]; }
   game::Player& player(int side) { return *players_[side]; }
   void release_dead(bool always) {
@@ -102,7 +107,7 @@ class Run::Worker {
   game::EngineConfig configs_[2];
   std::unique_ptr<game::Player> players_[2];
   int failures_[2] = {0, 0};
-  game::Player::RuleNotices notices_;
+  game::Player::Notices notices_;
 };
 
 Run::Run(config::Config config, std::vector<tournament::Opening> openings, std::optional<journal::Shard> shard)
@@ -336,18 +341,20 @@ void Run::play_pairs(int id, Observer& observer) {
     const std::string& start = openings_[size_t(schedule_.game(first_game).opening)].position;
     const std::vector<std::pair<std::string, std::string>> options[2] = {tuner_->options(pair.plus),
                                                                          tuner_->options(pair.minus)};
+    // What the engines' starts and games showed of them, each line once a run.
+    auto say_notices = [&] {
+      std::lock_guard lock(mutex_);
+      tournament::say_once(
+          engines.take_notices(), said_, [&](const std::string& n) { observer.note(n); },
+          [&](const std::string& w) { observer.warning(w); });
+    };
     PlayedGame games[2];
     for (int g = 0; g < 2; ++g) {
       const int black = g;  // theta+ is black in the pair's first game
       bool ready = true;
       for (int side : {black, 1 - black}) {
         auto r = engines.ready(side, options[side]);
-        {
-          std::lock_guard lock(mutex_);
-          tournament::say_once(
-              engines.take_rule_notices(), said_, [&](const std::string& n) { observer.note(n); },
-              [&](const std::string& w) { observer.warning(w); });
-        }
+        say_notices();
         if (r) continue;
         if (engines.failures(side) >= kMaxStartFailures) {
           fatal(names_[side] + ": " + r.error());
@@ -367,6 +374,7 @@ void Run::play_pairs(int id, Observer& observer) {
       // engine died of the signal that stops the runner (a batch system's): its result says nothing of theta.
       if (games[g].result.termination == Termination::Interrupted && stop_) return;
       if (games[g].result.termination == Termination::Disconnect && tournament::signalled_soon(external_stop_)) return;
+      say_notices();
       engines.release_dead(config_.restart == config::RestartPolicy::Always);
     }
     if (!record(pair, games, observer)) return;

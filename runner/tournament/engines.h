@@ -33,8 +33,8 @@ class WorkerEngines {
   virtual bool alive(int engine) = 0;
   // Stops the engine's process (quit, grace, kill; reaped).
   virtual void release(int engine) = 0;
-  // What the starts since the last call told the engines of the rules (game::Player::take_rule_notices).
-  virtual game::Player::RuleNotices take_rule_notices() { return {}; }
+  // What the starts and games since the last call showed of the engines (game::Player::take_notices).
+  virtual game::Player::Notices take_notices() { return {}; }
 
   // The watcher of the games played from now on (nullptr: none), owned by the caller; play() calls it no more once
   // it has returned. The CSA relay calls it from the server's thread (its moves and clocks, no search info).
@@ -46,7 +46,7 @@ class WorkerEngines {
 
 // Says each line of `notices` once per run through `note` and `warning`; `said` holds what was said (guarded by the
 // caller's lock).
-void say_once(const game::Player::RuleNotices& notices, std::set<std::string>& said,
+void say_once(const game::Player::Notices& notices, std::set<std::string>& said,
               const std::function<void(const std::string&)>& note,
               const std::function<void(const std::string&)>& warning);
 

@@ -1,5 +1,7 @@
 #include "tournament/status_display.h"
 
+#include "output/utf8.h"
+
 namespace arena::tournament {
 
 void StatusDisplay::print(const std::string& line) {
@@ -33,20 +35,22 @@ void StatusDisplay::show(const std::function<std::string()>& status) {
   changed_ = false;
 }
 
+// Warnings and notes may quote an engine's output: escaped (utf8::printable), so that it cannot set colours or move
+// the cursor of the terminal.
 void StatusDisplay::warning(const std::string& text) {
   if (options_.quiet) {
-    std::fprintf(stderr, "warning: %s\n", text.c_str());
+    std::fprintf(stderr, "warning: %s\n", utf8::printable(text).c_str());
     return;
   }
-  print("warning: " + text);
+  print("warning: " + utf8::printable(text));
 }
 
 void StatusDisplay::note(const std::string& text) {
   if (options_.quiet) {
-    std::fprintf(stderr, "%s\n", text.c_str());
+    std::fprintf(stderr, "%s\n", utf8::printable(text).c_str());
     return;
   }
-  print(text);
+  print(utf8::printable(text));
 }
 
 void StatusDisplay::finish(const std::string& status) {

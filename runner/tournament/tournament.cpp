@@ -272,15 +272,19 @@ void Tournament::play_pair(WorkerEngines& engines, std::vector<int>& held, const
         ++it;
       }
     }
+    // What the engines' starts and games showed of them, each line once a run (under the lock).
+    auto say_notices = [&] {
+      say_once(
+          engines.take_notices(), said_, [&](const std::string& n) { observer.note(n); },
+          [&](const std::string& w) { observer.warning(w); });
+    };
     PlayedGame game;
     bool started = true;
     for (int e : {s.black, s.white}) {
       auto ready = engines.prepare(e);
       if (std::find(held.begin(), held.end(), e) == held.end()) held.push_back(e);
       std::lock_guard lock(mutex_);
-      say_once(
-          engines.take_rule_notices(), said_, [&](const std::string& n) { observer.note(n); },
-          [&](const std::string& w) { observer.warning(w); });
+      say_notices();
       if (ready) {
         ever_started_[size_t(e)] = true;
         start_failures_[size_t(e)] = 0;
@@ -315,6 +319,8 @@ void Tournament::play_pair(WorkerEngines& engines, std::vector<int>& held, const
         game.result.detail = std::string("runner error: ") + e.what();
       }
       engines.watch_with(nullptr);
+      std::lock_guard lock(mutex_);
+      say_notices();
     }
     if (game.result.termination == Termination::Interrupted && stopping()) return;  // not journaled: replayed on resume
     if (game.result.termination == Termination::Disconnect && signalled_soon(external_stop_)) return;  // likewise

@@ -31,14 +31,17 @@ class UsiEngines final : public WorkerEngines {
     // waits for the other one.
     if (!p) p = std::make_unique<game::Player>(configs_[size_t(engine)], loop_);
     auto started = p->start();
-    notices_.add(p->take_rule_notices());
+    notices_.add(p->take_notices());
     return started;
   }
 
-  game::Player::RuleNotices take_rule_notices() override { return std::exchange(notices_, {}); }
+  game::Player::Notices take_notices() override { return std::exchange(notices_, {}); }
 
   PlayedGame play(int black, int white, const std::string& start, const std::atomic<bool>* interrupt) override {
-    return game::play_game(*players_[size_t(black)], *players_[size_t(white)], start, options_, interrupt, watcher_);
+    PlayedGame game =
+        game::play_game(*players_[size_t(black)], *players_[size_t(white)], start, options_, interrupt, watcher_);
+    for (int e : {black, white}) notices_.add(players_[size_t(e)]->take_notices());  // what the game showed of them
+    return game;
   }
 
   bool alive(int engine) override {
@@ -58,12 +61,12 @@ class UsiEngines final : public WorkerEngines {
   game::GameOptions options_;
   std::shared_ptr<process::EventLoop> loop_;
   std::vector<std::unique_ptr<game::Player>> players_;
-  game::Player::RuleNotices notices_;
+  game::Player::Notices notices_;
 };
 
 }  // namespace
 
-void say_once(const game::Player::RuleNotices& notices, std::set<std::string>& said,
+void say_once(const game::Player::Notices& notices, std::set<std::string>& said,
               const std::function<void(const std::string&)>& note,
               const std::function<void(const std::string&)>& warning) {
   for (const std::string& n : notices.notes)

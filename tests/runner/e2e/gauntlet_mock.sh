@@ -47,4 +47,17 @@ pass "the same results at concurrency 1 and 4"
 "$ARENA" stats "$journal" --json >"$TMP/stats.json" || fail "stats exited with $?"
 [ "$(strip "$TMP/stats.json")" = "$(strip "$TMP/c4.json")" ] || fail "stats recomputed different results"
 pass "stats recomputes the same results from the journal"
+
+# What the games show of an engine is said once a run, on stderr in --quiet mode: an engine that answers each go
+# with two bestmoves (before, only `check` said so), and the mocks' malformed option line (skipped at the handshake).
+# shellcheck disable=SC2046
+"$ARENA" gauntlet --engine $(mock a --random --seed 1 --behavior double-bestmove) --engine $(mock b --random --seed 2) \
+  --each tc=nodes=1000 --rounds 3 --concurrency 2 --kifu none --out "$TMP/twice" --quiet \
+  >/dev/null 2>"$TMP/twice.err" ||
+  fail "the gauntlet with a double-bestmove engine exited with $?"
+[ "$(grep -c "^warning: engine 'a' answers a go with two bestmoves: the second is ignored$" "$TMP/twice.err")" = 1 ] &&
+  ! grep -q "engine 'b' answers" "$TMP/twice.err" &&
+  [ "$(grep -c "^warning: engine 'b': bad option line 'option name Broken type spin" "$TMP/twice.err")" = 1 ] ||
+  fail "expected one warning of each, got: $(cat "$TMP/twice.err")"
+pass "an engine's double bestmoves and malformed option line said once each"
 check_no_engines_left

@@ -36,8 +36,8 @@ struct Script {
   // True = engine `e` cannot be started now (`start` is the 1-based number of its start attempts).
   std::function<bool(int engine, int start)> fail_start = [](int, int) { return false; };
   std::chrono::milliseconds think{0};  // per game, interruptible
-  // What each start of engine `e` tells of the rules (as game::Player::take_rule_notices gives it): notes, warnings.
-  std::function<game::Player::RuleNotices(int engine)> rule_notices = [](int) { return game::Player::RuleNotices{}; };
+  // What each start of engine `e` tells of the rules (as game::Player::take_notices gives it): notes, warnings.
+  std::function<game::Player::Notices(int engine)> rule_notices = [](int) { return game::Player::Notices{}; };
 
   std::atomic<int> calls{0};
   std::atomic<int> live{0};  // engines currently started, over all workers
@@ -67,7 +67,7 @@ class FakeEngines final : public WorkerEngines {
     return {};
   }
 
-  game::Player::RuleNotices take_rule_notices() override { return std::exchange(notices_, {}); }
+  game::Player::Notices take_notices() override { return std::exchange(notices_, {}); }
 
   PlayedGame play(int black, int white, const std::string& position, const std::atomic<bool>* interrupt) override {
     const int call = ++s_.calls;
@@ -108,7 +108,7 @@ class FakeEngines final : public WorkerEngines {
 
  private:
   Script& s_;
-  game::Player::RuleNotices notices_;
+  game::Player::Notices notices_;
   std::vector<bool> up_;
 };
 

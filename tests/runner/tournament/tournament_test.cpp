@@ -395,7 +395,7 @@ TEST_CASE("what the engines' starts tell of the rules is said once per run, howe
   c.restart = config::RestartPolicy::Always;  // a fresh process for every game: many starts of each engine
   Script s(3);
   s.rule_notices = [](int e) {
-    return game::Player::RuleNotices{{"engine 'e" + std::to_string(e) + "': EnteringKingRule set to CSARule27"},
+    return game::Player::Notices{{"engine 'e" + std::to_string(e) + "': EnteringKingRule set to CSARule27"},
                                      {"engine 'e" + std::to_string(e) + "': MaxMovesToDraw is 0"}};
   };
   struct Said : Observer {
