@@ -33,7 +33,7 @@
   /* depth / NmpDepthDivisor + min((eval - beta) / NmpEvalDivisor, 3). */                                            \
   X(NmpEvalDepth, 20, 0, 60, 3)                                                                                        \
   X(NmpEvalBase, 200, 0, 400, 20)                                                                                      \
-  X(NmpBase, 3, 1, 6, 1)                                                                                               \
+  X(NmpBase, 3, 1, 10, 1)                                                                                              \
   X(NmpDepthDivisor, 3, 2, 6, 1)                                                                                       \
   X(NmpEvalDivisor, 200, 80, 400, 15)                                                                                  \
   /* ProbCut beta: beta + ProbcutMargin - ProbcutImproving * improving. */                                           \
@@ -46,7 +46,7 @@
   X(PruneQuietDepth, 170, 80, 300, 10)                                                                                 \
   X(SeeQuietMargin, 25, 5, 60, 3)                                                                                      \
   /* Singular extension from SingularDepth, singular beta tt value - SingularMargin/10 * depth. */                   \
-  X(SingularDepth, 7, 4, 10, 1)                                                                                        \
+  X(SingularDepth, 7, 4, 16, 1)                                                                                        \
   X(SingularMargin, 20, 5, 50, 3)                                                                                      \
   /* Extensions count half beyond the iteration depth by ExtHalf*, not at all beyond ExtNone* plies. */              \
   X(ExtHalfPv, 6, 2, 12, 1)                                                                                            \
