@@ -302,7 +302,7 @@ std::expected<JournalHeader, std::string> parse_journal_header(std::string_view 
   return h;
 }
 
-std::string foreign_game(const JournalGame& g, const std::optional<JournalHeader>& header) {
+std::string foreign_game(const JournalGame& g, const JournalHeader* header) {
   const std::string game = "game " + std::to_string(g.game + 1);  // numbered from 1, as resume and report say
   if (g.black == g.white) return game + " has '" + g.black + "' on both sides";
   if (!header) return {};
@@ -349,7 +349,7 @@ std::expected<JournalContents, std::string> read_journal(const std::string& path
       auto pair = parse_spsa_pair_line(line, params, keep_lines);
       if (!pair) return std::unexpected(where + pair.error());
       for (const JournalGame& g : pair->games)
-        if (const std::string foreign = foreign_game(g, c.header); !foreign.empty())
+        if (const std::string foreign = foreign_game(g, c.header ? &*c.header : nullptr); !foreign.empty())
           return std::unexpected(where + foreign);
       for (JournalGame& g : pair->games) c.games.push_back(std::move(g));
       for (std::string& game_line : pair->game_lines) c.lines.push_back(std::move(game_line));
@@ -358,7 +358,7 @@ std::expected<JournalContents, std::string> read_journal(const std::string& path
     }
     auto g = parse_journal_game(line);
     if (!g) return std::unexpected(where + g.error());
-    if (const std::string foreign = foreign_game(*g, c.header); !foreign.empty())
+    if (const std::string foreign = foreign_game(*g, c.header ? &*c.header : nullptr); !foreign.empty())
       return std::unexpected(where + foreign);
     c.games.push_back(std::move(*g));
     if (keep_lines) c.lines.push_back(std::move(line));

@@ -130,9 +130,10 @@ JournaledGame journaled(const GameKey& key, const PlayedGame& game);
 // A game line back (the header is not a game: use read_journal).
 std::expected<JournalGame, std::string> parse_journal_game(std::string_view line);
 // What makes `game` a line no run under `header` writes (an engine it does not name, the same engine on both sides,
-// a game past its count: a hand-edited or spliced journal), or "" when nothing does. read_journal refuses such a
-// line; a reader that goes on (the live page) leaves it out.
-std::string foreign_game(const JournalGame& game, const std::optional<JournalHeader>& header);
+// a game past its count: a hand-edited or spliced journal), or "" when nothing does; `header` may be null (a
+// journal without one: only the sides are checked). read_journal and the SPSA coordinator refuse such a line; a
+// reader that goes on (the live page) leaves it out.
+std::string foreign_game(const JournalGame& game, const JournalHeader* header);
 
 struct JournalContents {
   std::optional<JournalHeader> header;

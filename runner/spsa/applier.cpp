@@ -125,6 +125,9 @@ std::expected<int64_t, std::string> Applier::poll(std::vector<std::string>& warn
       // A whole line that cannot be read is damage, not a pair to skip: the shards count it as played.
       auto pair = journal::parse_spsa_pair_line(l.text, params, true);
       if (!pair) return std::unexpected(where + pair.error());
+      for (const journal::JournalGame& g : pair->games)  // as read_journal would refuse the applied journal
+        if (std::string foreign = journal::foreign_game(g, &header_); !foreign.empty())
+          return std::unexpected(where + foreign);
       if (pair->pair.k > pairs_total() || applied_.contains(pair->pair.k)) continue;  // applied once, ever
       const std::vector<double> before = tuner_->theta();
       tuner_->apply(pair->pair);

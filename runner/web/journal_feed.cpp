@@ -53,7 +53,8 @@ void JournalFeed::read_file(const std::string& path, File& file, std::vector<New
       }
       continue;
     }
-    // An SPSA pair's line holds its two games.
+    // A game's line, or an SPSA pair's, which holds its two games: taken whole or left out whole.
+    std::vector<journal::JournalGame> games;
     std::vector<std::string> game_lines;
     if (journal::is_spsa_pair_line(l.text)) {
       const size_t params = header_ && header_->spsa ? header_->spsa->params.size() : 0;
@@ -62,22 +63,26 @@ void JournalFeed::read_file(const std::string& path, File& file, std::vector<New
         warnings_.push_back(where + pair.error());
         continue;
       }
+      games = std::move(pair->games);
       game_lines = std::move(pair->game_lines);
     } else {
-      game_lines.push_back(std::move(l.text));
-    }
-    for (std::string& line : game_lines) {
-      auto game = journal::parse_journal_game(line);
+      auto game = journal::parse_journal_game(l.text);
       if (!game) {
         warnings_.push_back(where + game.error());
         continue;
       }
-      if (std::string foreign = journal::foreign_game(*game, header_); !foreign.empty()) {
-        warnings_.push_back(where + foreign + "; left out");
-        continue;
-      }
-      out.push_back({std::move(*game), std::move(line), path == decision_path_});
+      games.push_back(std::move(*game));
+      game_lines.push_back(std::move(l.text));
     }
+    std::string foreign;
+    for (size_t i = 0; i < games.size() && foreign.empty(); ++i)
+      foreign = journal::foreign_game(games[i], header_ ? &*header_ : nullptr);
+    if (!foreign.empty()) {
+      warnings_.push_back(where + foreign + "; left out");
+      continue;
+    }
+    for (size_t i = 0; i < games.size(); ++i)
+      out.push_back({std::move(games[i]), std::move(game_lines[i]), path == decision_path_});
   }
 }
 

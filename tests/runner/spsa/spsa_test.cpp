@@ -230,7 +230,8 @@ TEST_CASE("journal: a pair's line holds its draws, theta and both games, and rea
         "\"games\" must be the run's games 23 and 24, in that order");
   journal::SpsaPair p13 = p;
   p13.k = 13;
-  CHECK_FALSE(journal::parse_spsa_pair_line(journal::spsa_pair_line(p13, g0, g1), 2));
+  CHECK(journal::parse_spsa_pair_line(journal::spsa_pair_line(p13, g0, g1), 2).error() ==
+        "\"games\" must be the run's games 25 and 26, in that order");
 
   // In a journal: the header's specification, the pairs, and their games among the journal's games.
   journal::JournalHeader h;
@@ -401,5 +402,30 @@ TEST_CASE("applier: a segment line that cannot be read is an error naming it; op
   CHECK((*again)->applied() == 1);
   auto journal = journal::read_journal(spsa::applied_path(out));
   REQUIRE(journal);
+  CHECK(journal->spsa_pairs.size() == 1);
+}
+
+TEST_CASE("applier: a pair whose games name an engine the run does not is damage, not applied") {
+  TempDir dir("spsa-applier-foreign");
+  const std::string out = dir.path.string();
+  std::filesystem::create_directories(dir.path / "segments");
+  ApplierRun run;
+  journal::JournalHeader h = run.header;
+  h.shard = journal::Shard{0, 1};
+  std::string stranger = run.pair_line(2, 1);
+  for (size_t at; (at = stranger.find("\"e-\"")) != std::string::npos;) stranger.replace(at, 4, "\"x-\"");
+  const std::string segment = "segments/shard-0-of-1.20261126T000000Z.a.1.jsonl";
+  dir.file(segment, journal::to_json(h) + "\n" + run.pair_line(1, 2) + "\n" + stranger + "\n");
+  auto a = spsa::Applier::open(out, h);
+  REQUIRE_MESSAGE(a, (a ? "" : a.error()));
+  std::vector<std::string> warnings;
+  auto applied = (*a)->poll(warnings);
+  REQUIRE_FALSE(applied);
+  CHECK(applied.error() ==
+        (dir.path / segment).string() + ":3: game 3: 'x-' is not one of the run's engines (e+, e-)");
+  CHECK((*a)->applied() == 1);
+  // Before, it was applied and journaled, and the applied journal could not be read back (resume, stats, report).
+  auto journal = journal::read_journal(spsa::applied_path(out));
+  REQUIRE_MESSAGE(journal, (journal ? "" : journal.error()));
   CHECK(journal->spsa_pairs.size() == 1);
 }

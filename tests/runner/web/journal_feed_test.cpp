@@ -225,4 +225,14 @@ TEST_CASE("JournalFeed: an SPSA run's pair lines give their two games; a game th
   CHECK(feed.warnings()[0] ==
         seg0.string() + ":3: game 3: 'C' is not one of the run's engines (A, B); left out");
   CHECK(feed.games() == 2);
+  // A pair with one such game is left out whole, as read_journal refuses its line.
+  p.k = 2;
+  std::string second = game_line(3);
+  second.replace(second.find("\"B\""), 3, "\"C\"");
+  append(seg0, journal::spsa_pair_line(p, game_line(2), second) + "\n");
+  CHECK(feed.poll() == 0);
+  REQUIRE(feed.warnings().size() == 2);
+  CHECK(feed.warnings()[1] ==
+        seg0.string() + ":4: game 4: 'C' is not one of the run's engines (A, B); left out");
+  CHECK(feed.games() == 2);
 }
