@@ -33,7 +33,8 @@ class WorkerEngines {
   virtual bool alive(int engine) = 0;
   // Stops the engine's process (quit, grace, kill; reaped).
   virtual void release(int engine) = 0;
-  // What the starts and games since the last call showed of the engines (game::Player::take_notices).
+  // What the starts and games since the last call showed of the engines (game::Player::take_notices). The CSA
+  // relay's engines (csa_server_engines) tell none: they are the CSA client's (csa/client/engine), not Players.
   virtual game::Player::Notices take_notices() { return {}; }
 
   // The watcher of the games played from now on (nullptr: none), owned by the caller; play() calls it no more once

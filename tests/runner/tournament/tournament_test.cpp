@@ -396,7 +396,7 @@ TEST_CASE("what the engines' starts tell of the rules is said once per run, howe
   Script s(3);
   s.rule_notices = [](int e) {
     return game::Player::Notices{{"engine 'e" + std::to_string(e) + "': EnteringKingRule set to CSARule27"},
-                                     {"engine 'e" + std::to_string(e) + "': MaxMovesToDraw is 0"}};
+                                 {"engine 'e" + std::to_string(e) + "': MaxMovesToDraw is 0"}};
   };
   struct Said : Observer {
     void note(const std::string& text) override { notes.push_back(text); }
