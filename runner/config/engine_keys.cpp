@@ -1,8 +1,11 @@
 #include "config/engine_keys.h"
 
+#include <charconv>
+#include <cmath>
 #include <limits>
 
 #include "config/load.h"
+#include "config/spsa_params.h"
 #include "config/values.h"
 
 namespace arena::config {
@@ -55,6 +58,25 @@ Result git_source(std::optional<std::string>& field, std::string_view value, con
   return {};
 }
 
+// The options a params file sets: each line's START, an int parameter's whole (the file's check wants it so), a
+// float's in its shortest decimal form.
+Result params_file(EngineSettings& e, std::string_view value, const std::string& base) {
+  std::optional<std::string> file;
+  if (auto ok = path(file, value, base, "params=FILE (a params file: an SPSA run's tuned.params)"); !ok) return ok;
+  auto params = load_spsa_params(*file);
+  if (!params) return Error(params.error());
+  for (const stats::SpsaParam& p : *params) {
+    if (p.integer) {
+      e.options.emplace_back(p.name, std::to_string(std::llround(p.start)));  // whole already: no "221.000000"
+      continue;
+    }
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof(text), p.start).ptr;
+    e.options.emplace_back(p.name, std::string(text, end));
+  }
+  return {};
+}
+
 constexpr EngineKey KEYS[] = {
     {"cmd", "cmd=PATH", InTournament | InCsaClient,
      [](EngineSettings& e, std::string_view, std::string_view v, const std::string& base) -> Result {
@@ -73,6 +95,11 @@ constexpr EngineKey KEYS[] = {
        return {};
      },
      false, false},
+    // Options from a params file, in the order of the keys: an option.NAME after it overrides its line.
+    {"params", "[params=FILE]", InTournament | InCsaClient,
+     [](EngineSettings& e, std::string_view, std::string_view v, const std::string& base) {
+       return params_file(e, v, base);
+     }},
     {"tc", "[tc=10+0.1]", InTournament,
      [](EngineSettings& e, std::string_view, std::string_view v, const std::string&) -> Result {
        auto tc = game::parse_time_control(v);

@@ -516,7 +516,7 @@ TEST_CASE("a switch the file turns on is turned off by its --no- form or =false;
 
 TEST_CASE("engine keys: the help, the error and the YAML keys come from one table") {
   const std::string usage = engine_tokens_usage(InTournament);
-  CHECK(usage.starts_with("cmd=PATH [name=NAME] [option.NAME=VALUE ...] [tc=10+0.1] [ponder]"));
+  CHECK(usage.starts_with("cmd=PATH [name=NAME] [option.NAME=VALUE ...] [params=FILE] [tc=10+0.1] [ponder]"));
   CHECK(usage.find("quit_grace_ms") == std::string::npos);  // the CSA client's own
   const std::string csa = engine_tokens_usage(InCsaClient);
   CHECK(csa.find("tc=") == std::string::npos);
@@ -572,8 +572,40 @@ TEST_CASE("engine keys: every YAML key of an engine entry is read, and the same 
   ConfigDraft refused;
   CHECK(error_of([&] {
           apply_yaml_file(yaml, refused);
-        }).find("unknown key 'engines[0].quit_grace_ms'; expected one of: cmd, name, options, tc,") !=
+        }).find("unknown key 'engines[0].quit_grace_ms'; expected one of: cmd, name, options, params, tc,") !=
         std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("engine keys: params=FILE sets each line's start as an option; later keys win") {
+  const std::string dir = "/tmp/shogi-arena-params-key-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  // An SPSA run's tuned.params (theta as START) and fishtest's untyped form; a float parameter keeps its fraction.
+  std::ofstream(dir + "/tuned.params") << "# tuned\nLmrScale,int,221,150,300,8,0.02\nNmpBase,-3,-5,10,1\n"
+                                          "Scale,0.75,0.5,1.5,0.05\n";
+  EngineSettings e =
+      parse_engine_tokens({"cmd=./e", "params=tuned.params", "option.NmpBase=4"}, "--engine #1", dir);
+  REQUIRE(e.options.size() == 4);
+  CHECK(e.options[0] == std::pair<std::string, std::string>{"LmrScale", "221"});
+  CHECK(e.options[1] == std::pair<std::string, std::string>{"NmpBase", "-3"});
+  CHECK(e.options[2] == std::pair<std::string, std::string>{"Scale", "0.75"});
+  arena::game::EngineConfig engine;
+  apply_engine_settings(e, engine);
+  REQUIRE(engine.options.size() == 3);
+  CHECK(engine.options[1] == std::pair<std::string, std::string>{"NmpBase", "4"});  // the later key
+  // The same from YAML, the path taken against the file's folder.
+  std::ofstream(dir + "/p.yaml") << "tournament: gauntlet\nengines:\n  - name: a\n    cmd: /bin/sh\n"
+                                    "    params: tuned.params\n";
+  ConfigDraft from_yaml;
+  apply_yaml_file(dir + "/p.yaml", from_yaml);
+  REQUIRE(from_yaml.file_engines.size() == 1);
+  CHECK(from_yaml.file_engines[0].options.size() == 3);
+  // A broken file: the token, the file and its line.
+  std::ofstream(dir + "/broken.params") << "LmrScale,int,400,150,300,8\n";
+  const std::string error = error_of([&] { parse_engine_tokens({"params=broken.params"}, "--engine #1", dir); });
+  CHECK(error.starts_with("--engine #1: 'params=broken.params': " + dir + "/broken.params:1: "));
+  CHECK(error_of([&] { parse_engine_tokens({"params=missing.params"}, "--engine #1", dir); }) ==
+        "--engine #1: 'params=missing.params': " + dir + "/missing.params: cannot read the params file");
   std::filesystem::remove_all(dir);
 }
 

@@ -115,6 +115,18 @@ jq -e '.pairs_done == 4 and [.params[].name] == ["X", "Y"]' "$TMP/tune.json" >/d
 grep -q '^X,int,[0-9]*,0,100,6,0.05$' "$TMP/tune/tuned.params" || fail "tuned.params: $(cat "$TMP/tune/tuned.params")"
 pass "a params file in the TUNE format (name,start,min,max,c_end,r_end)"
 
+# A params file as an engine's options anywhere (params=FILE, as an SPSA run writes tuned.params): values far from
+# the mock's optimum (100, 0) lose nearly every game to its defaults (50, 50); ignored, they would split them.
+sed -e 's/^X,int,[0-9]*,/X,int,100,/' -e 's/^Y,int,[0-9]*,/Y,int,0,/' "$TMP/c1-s1/tuned.params" >"$TMP/far.params"
+# shellcheck disable=SC2046
+"$ARENA" gauntlet --engine $(mock far --optimum 60,40) params="$TMP/far.params" --engine $(mock default --optimum 60,40) \
+  --each tc=10+0.1 --rounds 5 --concurrency 2 --openings file="$OPENINGS" --max-plies 200 --kifu none \
+  --out "$TMP/params" --json --quiet >"$TMP/params.json" 2>"$TMP/params.err" ||
+  fail "the gauntlet with params= failed: $(cat "$TMP/params.err")"
+jq -e '.pairings[0] | .first == "far" and .wins <= 1' "$TMP/params.json" >/dev/null ||
+  fail "params=: the far values were not played: $(jq -c '.pairings[0]' "$TMP/params.json")"
+pass "params=far.params: $(jq '.pairings[0].wins' "$TMP/params.json") wins of 10 against the defaults"
+
 # A run on one machine refuses an OUT holding a sharded run's segments (it would append to the wrong journal).
 mkdir -p "$TMP/sharded/segments"
 # shellcheck disable=SC2046
