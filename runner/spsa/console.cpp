@@ -150,7 +150,9 @@ std::string summary_text(const Run& run, const Summary& sum) {
     out += "\n";
   }
   out += tuned_engine_text(run.config().engines[0], t);
-  if (!sum.params_file.empty()) out += "\nParams file with the tuned values as START: " + sum.params_file + "\n";
+  if (!sum.params_file.empty())
+    out += "\nParams file with the tuned values as START: " + sum.params_file + " (as an engine's options: " +
+           config::shell_quote("params=" + sum.params_file) + ")\n";
   out += "Journal: " + sum.journal + "\n";
   if (sum.end == RunEnd::Interrupted) out += "Interrupted: continue with the same command and --resume.\n";
   return out;
