@@ -539,7 +539,8 @@ TEST_CASE("engine keys: the help, the error and the YAML keys come from one tabl
 }
 
 TEST_CASE("engine keys: every YAML key of an engine entry is read, and the same value as a token gives the same") {
-  const std::string dir = "/tmp/shogi-arena-engine-keys-" + std::to_string(::getpid());
+  const TempDir temp("engine-keys");
+  const std::string dir = temp.path.string();
   std::filesystem::create_directories(dir + "/work");
   const std::string yaml = dir + "/k.yaml";
   std::ofstream(yaml)
@@ -574,12 +575,11 @@ TEST_CASE("engine keys: every YAML key of an engine entry is read, and the same 
           apply_yaml_file(yaml, refused);
         }).find("unknown key 'engines[0].quit_grace_ms'; expected one of: cmd, name, options, params, tc,") !=
         std::string::npos);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("engine keys: params=FILE sets each line's start as an option; later keys win") {
-  const std::string dir = "/tmp/shogi-arena-params-key-" + std::to_string(::getpid());
-  std::filesystem::create_directories(dir);
+  const TempDir temp("params-key");
+  const std::string dir = temp.path.string();
   // An SPSA run's tuned.params (theta as START) and fishtest's untyped form; a float parameter keeps its fraction.
   std::ofstream(dir + "/tuned.params") << "# tuned\nLmrScale,int,221,150,300,8,0.02\nNmpBase,-3,-5,10,1\n"
                                           "Scale,0.75,0.5,1.5,0.05\n";
@@ -606,7 +606,6 @@ TEST_CASE("engine keys: params=FILE sets each line's start as an option; later k
   CHECK(error.starts_with("--engine #1: 'params=broken.params': " + dir + "/broken.params:1: "));
   CHECK(error_of([&] { parse_engine_tokens({"params=missing.params"}, "--engine #1", dir); }) ==
         "--engine #1: 'params=missing.params': " + dir + "/missing.params: cannot read the params file");
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("an engine from a git ref: REPO@REF split at the last '@', paths made absolute, build and bin required") {
