@@ -87,9 +87,9 @@ std::string tuned_params_file(const Tuner& tuner) {
   std::string out = "# Tuned by shogi-arena spsa: START is the tuned value (name,type,start,min,max,c_end,r_end)\n";
   const std::vector<double> values = tuner.final_values();
   for (size_t i = 0; i < tuner.params().size(); ++i) {
-    // An int parameter keeps whole numbers; a float its theta as it is.
-    const double start = tuner.params()[i].integer ? std::round(values[i]) : tuner.theta()[i];
-    out += config::spsa_param_line(tuner.params()[i], stats::clamp_to(tuner.params()[i], start)) + "\n";
+    // The value the engine is sent: whole for an int parameter and for any parameter of a spin option (a float
+    // theta there would be a decimal the spin refuses when params=FILE sets it), theta as it is otherwise.
+    out += config::spsa_param_line(tuner.params()[i], values[i]) + "\n";
   }
   return out;
 }

@@ -35,7 +35,8 @@ std::string tuned_engine_text(const game::EngineConfig& engine, const Tuner& tun
 // The same of a journal's pairs (a sharded run's, applied by its coordinator): theta after the last one.
 std::string applied_text(const journal::JournalContents& contents, const game::EngineConfig& engine);
 
-// The params file of the tuned values: each parameter's line with START replaced by its tuned value.
+// The params file of the tuned values: each parameter's line with START replaced by its tuned value as it is sent
+// (Tuner::final_values: whole for an int parameter or a spin option's), so that params=FILE sets what was tuned.
 std::string tuned_params_file(const Tuner& tuner);
 
 struct Summary {

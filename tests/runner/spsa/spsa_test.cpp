@@ -7,10 +7,12 @@
 #include <fstream>
 
 #include "config/spsa_params.h"
+#include "config/values.h"
 #include "journal/journal.h"
 #include "journal/shard.h"
 #include "journal/spsa_pair.h"
 #include "spsa/applier.h"
+#include "spsa/console.h"
 #include "spsa/tuner.h"
 #include "stats/spsa.h"
 #include "support/temp_dir.h"
@@ -30,6 +32,13 @@ stats::SpsaParam param(std::string name, double start, double min, double max, d
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// `line` with every "from" (the quoted engine name) made "to": a pair or game line of a run with other engines.
+std::string engine_renamed(std::string line, const std::string& from, const std::string& to) {
+  const std::string quoted_from = '"' + from + '"', quoted_to = '"' + to + '"';
+  for (size_t at; (at = line.find(quoted_from)) != std::string::npos;) line.replace(at, quoted_from.size(), quoted_to);
+  return line;
+}
 
 }  // namespace
 
@@ -171,6 +180,28 @@ TEST_CASE("tuner: pair k's draws depend on the seed and k only; integers are sen
   CHECK(options == std::vector<std::pair<std::string, std::string>>{{"X", "55"}, {"S", "1.25"}});
 }
 
+TEST_CASE("tuned params file: START is the value sent, whole for a spin option's float parameter") {
+  const std::vector<stats::SpsaParam> ps = {param("X", 20, 0, 100, 6, 0.05),
+                                            param("S", 1.5, 0.5, 30, 0.2, 0.05, false),   // a spin option's
+                                            param("F", 1.5, 0.5, 30, 0.2, 0.05, false)};  // a string option's
+  stats::SpsaSchedule s;
+  s.iterations = 10;
+  spsa::Tuner t(ps, s, 5, {true, true, false});
+  for (int64_t k = 1; k <= 10; ++k) {
+    journal::SpsaPair p = t.dispatch(k);
+    p.result = 2;
+    t.apply(p);
+  }
+  REQUIRE(t.theta()[1] != std::round(t.theta()[1]));
+  const std::string file = spsa::tuned_params_file(t);
+  const std::vector<double> sent = t.final_values();
+  CHECK(contains(file, "\n" + config::spsa_param_line(ps[0], sent[0]) + "\n"));
+  // Before, S's line held theta's fraction, and params=FILE then sent a decimal the spin option refuses.
+  CHECK(contains(file, "\nS,float," + config::number_text(std::round(t.theta()[1])) + ",0.5,30,"));
+  CHECK(contains(file, "\n" + config::spsa_param_line(ps[2], t.theta()[2]) + "\n"));
+  CHECK(t.theta()[2] != std::round(t.theta()[2]));
+}
+
 TEST_CASE("tuner: pairs in flight are applied with their own k and signs, in the order they arrive") {
   const std::vector<stats::SpsaParam> ps = {param("X", 50, 0, 100, 4, 0.05), param("Y", 50, 0, 100, 4, 0.05)};
   stats::SpsaSchedule s;
@@ -274,8 +305,7 @@ TEST_CASE("journal: a pair's line holds its draws, theta and both games, and rea
   CHECK(broken.error() == path + ":3: \"delta\" must be an array of 2 signs");
 
   // A pair whose games name an engine the header does not: refused like a tournament's game line.
-  std::string stranger = line;
-  for (size_t at; (at = stranger.find("\"e-\"")) != std::string::npos;) stranger.replace(at, 4, "\"x-\"");
+  const std::string stranger = engine_renamed(line, "e-", "x-");
   dir.file("journal.jsonl", journal::to_json(h) + "\n" + stranger + "\n");
   auto foreign = journal::read_journal(path);
   REQUIRE_FALSE(foreign);
@@ -290,6 +320,13 @@ struct ApplierRun {
   journal::JournalHeader header;
   spsa::Tuner tuner;
   ApplierRun() : header(make_header()), tuner(header.spsa->params, header.spsa->schedule, 1, {true}) {}
+  // The header of shard 0 of 1, whose single segment is `segment`.
+  static constexpr const char* segment = "segments/shard-0-of-1.20261126T000000Z.a.1.jsonl";
+  journal::JournalHeader one_shard_header() const {
+    journal::JournalHeader h = header;
+    h.shard = journal::Shard{0, 1};
+    return h;
+  }
   static journal::JournalHeader make_header() {
     journal::JournalHeader h;
     h.type = "spsa";
@@ -380,10 +417,9 @@ TEST_CASE("applier: a segment line that cannot be read is an error naming it; op
   const std::string out = dir.path.string();
   std::filesystem::create_directories(dir.path / "segments");
   ApplierRun run;
-  journal::JournalHeader h = run.header;
-  h.shard = journal::Shard{0, 1};
+  const journal::JournalHeader h = run.one_shard_header();
   auto pair_line = [&](int64_t k, double result) { return run.pair_line(k, result); };
-  const std::string segment = "segments/shard-0-of-1.20261126T000000Z.a.1.jsonl";
+  const std::string segment = ApplierRun::segment;
   dir.file(segment, journal::to_json(h) + "\n" + pair_line(1, 2) + "\n" +
                         R"({"spsa_pair":2,"delta":[1],"plus":[52],"minus":[48],"result":1,"games":[]})" + "\n" +
                         pair_line(3, -1) + "\n");
@@ -410,11 +446,9 @@ TEST_CASE("applier: a pair whose games name an engine the run does not is damage
   const std::string out = dir.path.string();
   std::filesystem::create_directories(dir.path / "segments");
   ApplierRun run;
-  journal::JournalHeader h = run.header;
-  h.shard = journal::Shard{0, 1};
-  std::string stranger = run.pair_line(2, 1);
-  for (size_t at; (at = stranger.find("\"e-\"")) != std::string::npos;) stranger.replace(at, 4, "\"x-\"");
-  const std::string segment = "segments/shard-0-of-1.20261126T000000Z.a.1.jsonl";
+  const journal::JournalHeader h = run.one_shard_header();
+  const std::string stranger = engine_renamed(run.pair_line(2, 1), "e-", "x-");
+  const std::string segment = ApplierRun::segment;
   dir.file(segment, journal::to_json(h) + "\n" + run.pair_line(1, 2) + "\n" + stranger + "\n");
   auto a = spsa::Applier::open(out, h);
   REQUIRE_MESSAGE(a, (a ? "" : a.error()));
