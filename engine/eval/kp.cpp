@@ -1,6 +1,7 @@
 #include "eval/kp.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cassert>
 #include <cstring>
@@ -17,9 +18,20 @@ constexpr int HAND_OFFSET[HAND_TYPE_END] = {0, 0, 18, 22, 26, 30, 32, 34};
 static_assert(HAND_OFFSET[GOLD] + HAND_SLOTS[GOLD] == HAND_SLOTS_TOTAL);
 
 constexpr char MAGIC[8] = {'S', 'A', 'K', 'P', 'E', 'V', '1', '\n'};
+constexpr char MAGIC_PAIRS[8] = {'S', 'A', 'K', 'P', 'E', 'V', '2', '\n'};
 constexpr size_t HEADER_SIZE = 8 + 4 + 4 + 4 + 4;
 constexpr size_t PAYLOAD_SIZE = HEADER_SIZE + 2 * size_t(FEATURES) * (1 + SQ_NB);
-constexpr size_t FILE_SIZE = PAYLOAD_SIZE + 8;
+constexpr size_t PAYLOAD_SIZE_PAIRS = PAYLOAD_SIZE + 2 * size_t(PAIR_FEATURES);
+constexpr size_t payload_size(bool pairs) { return pairs ? PAYLOAD_SIZE_PAIRS : PAYLOAD_SIZE; }
+
+// A zone slot's mirror image: the slot whose file offset is the negation.
+constexpr std::array<int, ZONE_SLOTS> MIRROR_SLOT = [] {
+  std::array<int, ZONE_SLOTS> m{};
+  for (int a = 0; a < ZONE_SLOTS; ++a)
+    for (int b = 0; b < ZONE_SLOTS; ++b)
+      if (ZONE_OFFSETS[b][0] == -ZONE_OFFSETS[a][0] && ZONE_OFFSETS[b][1] == ZONE_OFFSETS[a][1]) m[size_t(a)] = b;
+  return m;
+}();
 
 constexpr int board_type_index(PieceType pt) { return pt <= GOLD ? pt - 1 : pt - 2; }
 
@@ -63,6 +75,49 @@ int mirror_feature(int feature) {
   if (feature >= BOARD_FEATURES) return feature;
   const int sq = feature % SQ_NB;
   return feature - sq + mirror(Square(sq));
+}
+
+int zone_pieces(const Position& pos, Color side, int* out) {
+  const Square k = turned_king(pos, side);
+  if (k == SQ_NONE) return 0;
+  return zone_pieces(side, k, [&](Square s) { return pos.piece_on(s); }, out);
+}
+
+int mirror_pair(int pair) {
+  auto mirror_piece = [](int zp) {
+    return MIRROR_SLOT[size_t(zp / ZONE_STATES)] * ZONE_STATES + zp % ZONE_STATES;
+  };
+  const int a = mirror_piece(pair / ZONE_PIECES), b = mirror_piece(pair % ZONE_PIECES);
+  return a < b ? pair_feature(a, b) : pair_feature(b, a);
+}
+
+const std::vector<int>& slot_ordered_pairs() {
+  static const std::vector<int> pairs = [] {
+    std::vector<int> out;
+    for (int a = 0; a < ZONE_PIECES; ++a)
+      for (int b = (a / ZONE_STATES + 1) * ZONE_STATES; b < ZONE_PIECES; ++b) out.push_back(pair_feature(a, b));
+    return out;
+  }();
+  return pairs;
+}
+
+int pairs_of(const int* zone, int n, int* out) {
+  int count = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j) out[count++] = pair_feature(zone[i], zone[j]);
+  return count;
+}
+
+int32_t pair_sum(const Weights& w, const Position& pos, Color side) {
+  if (!w.has_pairs()) return 0;
+  int zone[ZONE_SLOTS];
+  const int n = zone_pieces(pos, side, zone);
+  int32_t sum = 0;
+  for (int i = 0; i < n; ++i) {
+    const int16_t* row = &w.pairs[size_t(zone[i]) * ZONE_PIECES];
+    for (int j = i + 1; j < n; ++j) sum += row[zone[j]];
+  }
+  return sum;
 }
 
 int32_t side_sum(const Weights& w, const Position& pos, Color side) {
@@ -197,13 +252,16 @@ bool update(const Weights& w, const Position& pos, Move move, const Accumulator&
 }
 
 Value evaluate(const Weights& w, const Position& pos, const Accumulator& acc) {
-  const Value v = Value((acc.sum[BLACK] - acc.sum[WHITE]) / WEIGHT_SCALE);
+  const int32_t pairs = pair_sum(w, pos, BLACK) - pair_sum(w, pos, WHITE);
+  const Value v = Value((acc.sum[BLACK] - acc.sum[WHITE] + pairs) / WEIGHT_SCALE);
   return (pos.side_to_move() == BLACK ? v : -v) + Value(w.tempo / WEIGHT_SCALE);
 }
 
 Value evaluate_black(const Weights& w, const Position& pos) {
   // Truncation toward zero keeps the exact negation under a colour flip.
-  return Value((side_sum(w, pos, BLACK) - side_sum(w, pos, WHITE)) / WEIGHT_SCALE);
+  return Value((side_sum(w, pos, BLACK) + pair_sum(w, pos, BLACK) - side_sum(w, pos, WHITE) -
+                pair_sum(w, pos, WHITE)) /
+               WEIGHT_SCALE);
 }
 
 Value evaluate(const Weights& w, const Position& pos) {
@@ -212,9 +270,10 @@ Value evaluate(const Weights& w, const Position& pos) {
 }
 
 std::string weights_to_bytes(const Weights& w) {
-  std::string out(FILE_SIZE, '\0');
+  const size_t payload = payload_size(w.has_pairs());
+  std::string out(payload + 8, '\0');
   char* p = out.data();
-  std::memcpy(p, MAGIC, 8);
+  std::memcpy(p, w.has_pairs() ? MAGIC_PAIRS : MAGIC, 8);
   const uint32_t features = FEATURES, kings = SQ_NB;
   std::memcpy(p + 8, &features, 4);
   std::memcpy(p + 12, &kings, 4);
@@ -222,26 +281,30 @@ std::string weights_to_bytes(const Weights& w) {
   std::memcpy(p + 20, &w.base, 4);
   std::memcpy(p + HEADER_SIZE, w.p.data(), w.p.size() * 2);
   std::memcpy(p + HEADER_SIZE + w.p.size() * 2, w.kp.data(), w.kp.size() * 2);
-  const uint64_t sum = fnv1a(p, PAYLOAD_SIZE);
-  std::memcpy(p + PAYLOAD_SIZE, &sum, 8);
+  if (w.has_pairs()) std::memcpy(p + PAYLOAD_SIZE, w.pairs.data(), w.pairs.size() * 2);
+  const uint64_t sum = fnv1a(p, payload);
+  std::memcpy(p + payload, &sum, 8);
   return out;
 }
 
 std::expected<std::shared_ptr<const Weights>, std::string> weights_from_bytes(const std::string& bytes) {
-  if (bytes.size() < HEADER_SIZE || std::memcmp(bytes.data(), MAGIC, 8) != 0)
-    return std::unexpected("not a weights file of this engine (it does not start with SAKPEV1)");
+  if (bytes.size() < HEADER_SIZE ||
+      (std::memcmp(bytes.data(), MAGIC, 8) != 0 && std::memcmp(bytes.data(), MAGIC_PAIRS, 8) != 0))
+    return std::unexpected("not a weights file of this engine (it does not start with SAKPEV1 or SAKPEV2)");
+  const bool pairs = std::memcmp(bytes.data(), MAGIC_PAIRS, 8) == 0;
+  const size_t payload = payload_size(pairs);
   uint32_t features = 0, kings = 0;
   std::memcpy(&features, bytes.data() + 8, 4);
   std::memcpy(&kings, bytes.data() + 12, 4);
   if (features != uint32_t(FEATURES) || kings != uint32_t(SQ_NB))
     return std::unexpected("made for " + std::to_string(features) + " features and " + std::to_string(kings) +
                            " king squares; this engine has " + std::to_string(FEATURES) + " and 81");
-  if (bytes.size() != FILE_SIZE)
-    return std::unexpected(std::to_string(bytes.size()) + " bytes, expected " + std::to_string(FILE_SIZE) +
+  if (bytes.size() != payload + 8)
+    return std::unexpected(std::to_string(bytes.size()) + " bytes, expected " + std::to_string(payload + 8) +
                            " (a truncated or padded file)");
   uint64_t sum = 0;
-  std::memcpy(&sum, bytes.data() + PAYLOAD_SIZE, 8);
-  if (sum != fnv1a(bytes.data(), PAYLOAD_SIZE)) return std::unexpected("checksum mismatch: the file is damaged");
+  std::memcpy(&sum, bytes.data() + payload, 8);
+  if (sum != fnv1a(bytes.data(), payload)) return std::unexpected("checksum mismatch: the file is damaged");
   auto w = std::make_shared<Weights>();
   std::memcpy(&w->tempo, bytes.data() + 16, 4);
   std::memcpy(&w->base, bytes.data() + 20, 4);
@@ -249,6 +312,10 @@ std::expected<std::shared_ptr<const Weights>, std::string> weights_from_bytes(co
     return std::unexpected("unknown base evaluation " + std::to_string(uint32_t(w->base)));
   std::memcpy(w->p.data(), bytes.data() + HEADER_SIZE, w->p.size() * 2);
   std::memcpy(w->kp.data(), bytes.data() + HEADER_SIZE + w->p.size() * 2, w->kp.size() * 2);
+  if (pairs) {
+    w->pairs.resize(PAIR_FEATURES);
+    std::memcpy(w->pairs.data(), bytes.data() + PAYLOAD_SIZE, w->pairs.size() * 2);
+  }
   return std::shared_ptr<const Weights>(std::move(w));
 }
 

@@ -14,10 +14,17 @@
 //   hand-written evaluation is added), then P (count x int16), then KP (81 x count x int16), then uint64 FNV-1a of
 //   everything before it; little-endian.
 //
+// Format 2 ("SAKPEV2\n", the same header) adds a third table after KP, PAIRS (PAIR_FEATURES x int16): pairs of
+// pieces near each side's king, which KP cannot see together (a gold beside a silver, an attacker behind a pawn).
+// For the side c, the zone is the eleven squares around c's king on c's turned board (see ZONE_OFFSETS); each piece
+// in it is (slot, own/enemy type), and every two of them, in slot order, are one PAIRS index. c's sum adds them as
+// it adds its KP terms, so the colour flip still negates exactly. Format 1 files load with no PAIRS table.
+//
 // With base 1 the tables are a learned correction on top of the hand-written evaluation (eval/evaluate.h), which
 // keeps what KP cannot express (king safety from attack maps, mobility); all-zero tables then play exactly as the
 // hand-written evaluation does.
 
+#include <cassert>
 #include <cstdint>
 #include <expected>
 #include <memory>
@@ -52,6 +59,36 @@ Square turned_king(const Position& pos, Color side);
 constexpr Square mirror(Square s) { return make_square(File(8 - file_of(s)), rank_of(s)); }
 int mirror_feature(int feature);
 
+// The king zone of the pair terms: (file, rank) offsets from the king on its side's turned board, where that side
+// plays towards rank 1: the three squares two ahead, the two beside and three in front, the three behind.
+constexpr int ZONE_SLOTS = 11;
+constexpr int ZONE_OFFSETS[ZONE_SLOTS][2] = {{-1, -2}, {0, -2}, {1, -2}, {-1, -1}, {0, -1}, {1, -1},
+                                             {-1, 0},  {1, 0},  {-1, 1}, {0, 1},  {1, 1}};
+// A zone piece's type: the promoted minor pieces move as golds do and count as golds, which keeps the table small
+// enough for the data (P L N S G B R +B +R).
+constexpr int ZONE_TYPES = 9;
+constexpr int zone_type(PieceType pt) {
+  constexpr int TYPE[PIECE_TYPE_NB] = {-1, 0, 1, 2, 3, 5, 6, 4, -1, 4, 4, 4, 4, 7, 8, -1};
+  return TYPE[pt];
+}
+constexpr int ZONE_STATES = 2 * ZONE_TYPES;            // own/enemy x type; kings are no zone piece
+constexpr int ZONE_PIECES = ZONE_SLOTS * ZONE_STATES;  // one (slot, state) of the zone
+constexpr int PAIR_FEATURES = ZONE_PIECES * ZONE_PIECES;
+constexpr int MAX_PAIRS = ZONE_SLOTS * (ZONE_SLOTS - 1) / 2;
+
+// The zone pieces (slot * ZONE_STATES + state) of `side`, whose king stands on `turned_king` of its turned board,
+// in slot order; `piece_on(s)` gives the piece on a square of the real board. Returns the count.
+template <typename PieceOn>
+int zone_pieces(Color side, Square turned_king, PieceOn&& piece_on, int* out);
+int zone_pieces(const Position& pos, Color side, int* out);
+// The PAIRS index of two zone pieces a < b, and the index of a pair's mirror image (the zone mirrored left-right).
+constexpr int pair_feature(int a, int b) { return a * ZONE_PIECES + b; }
+int mirror_pair(int pair);
+// Every PAIRS index the evaluation can read: two zone pieces of different slots, in slot order.
+const std::vector<int>& slot_ordered_pairs();
+// The PAIRS indices of a zone's pieces (as zone_pieces gives them); returns the count (at most MAX_PAIRS).
+int pairs_of(const int* zone, int n, int* out);
+
 enum class Base : uint32_t { None = 0, HandWritten = 1 };
 
 struct Weights {
@@ -59,7 +96,13 @@ struct Weights {
   Base base = Base::None;   // what the tables are added to (eval/evaluate.h combines them)
   std::vector<int16_t> p;   // FEATURES
   std::vector<int16_t> kp;  // SQ_NB x FEATURES
+  std::vector<int16_t> pairs;  // PAIR_FEATURES, or empty: no pair terms (a format 1 file)
   Weights() : p(FEATURES, 0), kp(size_t(SQ_NB) * FEATURES, 0) {}
+  // Any other size of `pairs` is a programming error (a file's table always has PAIR_FEATURES entries).
+  bool has_pairs() const {
+    assert(pairs.empty() || pairs.size() == size_t(PAIR_FEATURES));
+    return !pairs.empty();
+  }
   int16_t& at(Square king, int feature) { return kp[size_t(king) * FEATURES + size_t(feature)]; }
   int16_t at(Square king, int feature) const { return kp[size_t(king) * FEATURES + size_t(feature)]; }
 };
@@ -109,9 +152,27 @@ Value evaluate(const Weights& w, const Position& pos, const Accumulator& acc);
 
 // The sum of one side's features (its P and KP terms), in 1/WEIGHT_SCALE centipawns.
 int32_t side_sum(const Weights& w, const Position& pos, Color side);
+// The sum of one side's pair terms (0 without a PAIRS table or a king), in 1/WEIGHT_SCALE centipawns. Not kept in
+// the accumulator: a zone holds few pieces, so evaluate() reads them afresh.
+int32_t pair_sum(const Weights& w, const Position& pos, Color side);
 // The tables alone (without the base): from black's point of view, without tempo; and from the side to move's, with
 // it; in centipawns.
 Value evaluate_black(const Weights& w, const Position& pos);
 Value evaluate(const Weights& w, const Position& pos);
+
+template <typename PieceOn>
+int zone_pieces(Color side, Square turned_king, PieceOn&& piece_on, int* out) {
+  int n = 0;
+  const int kf = file_of(turned_king), kr = rank_of(turned_king);
+  for (int slot = 0; slot < ZONE_SLOTS; ++slot) {
+    const int f = kf + ZONE_OFFSETS[slot][0], r = kr + ZONE_OFFSETS[slot][1];
+    if (f < 0 || f >= FILE_NB || r < 0 || r >= RANK_NB) continue;
+    const Square t = make_square(File(f), Rank(r));
+    const Piece pc = piece_on(side == BLACK ? t : flip(t));
+    if (pc == NO_PIECE || type_of(pc) == KING) continue;
+    out[n++] = slot * ZONE_STATES + (color_of(pc) == side ? 0 : ZONE_TYPES) + zone_type(type_of(pc));
+  }
+  return n;
+}
 
 }  // namespace shogi::kp

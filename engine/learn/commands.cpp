@@ -232,7 +232,7 @@ std::expected<double, std::string> real(const Args& a, const std::string& key, d
 
 int learn(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
   auto args = parse_args(raw, {"validation", "output", "init", "base", "epochs", "batch", "lr", "lr-decay", "lambda",
-                               "scale", "l2", "threads", "seed"});
+                               "scale", "l2", "pairs", "threads", "seed"});
   if (!args || args->words.empty() || !args->values.contains("output")) {
     err << "learn: "
         << (args ? "usage: learn --output WEIGHTS [--validation FILE] [--epochs N] [--lambda L] ... TRAIN..."
@@ -252,6 +252,14 @@ int learn(const std::vector<std::string>& raw, std::ostream& out, std::ostream& 
       return 2;
     }
     o.base = b == "hand" ? kp::Base::HandWritten : kp::Base::None;
+  }
+  if (args->values.contains("pairs")) {
+    const std::string& p = args->values.at("pairs");
+    if (p != "on" && p != "off") {
+      err << "learn: --pairs '" << p << "': expected on (train pair terms near the kings too) or off\n";
+      return 2;
+    }
+    o.pairs = p == "on";
   }
   o.threads = usable_cpus();
   std::string error;

@@ -21,6 +21,8 @@ struct Sample {
   Square king[COLOR_NB] = {SQ_NONE, SQ_NONE};  // each side's king on its own turned board
   int count = 0;
   int features[COLOR_NB][kp::MAX_ACTIVE];
+  int pair_count[COLOR_NB] = {0, 0};  // each side's pairs of pieces near its king
+  int pairs[COLOR_NB][kp::MAX_PAIRS];
 };
 
 void decode(const TrainingRecord& r, Sample& out) {
@@ -35,8 +37,10 @@ void decode(const TrainingRecord& r, Sample& out) {
   };
   out.count = 0;
   out.king[BLACK] = out.king[WHITE] = SQ_NONE;
+  Piece board[SQ_NB];
   for (int s = 0; s < SQ_NB; ++s) {
     const Piece pc = Piece(get(5));
+    board[s] = pc;
     if (pc == NO_PIECE) continue;
     if (type_of(pc) == KING) {
       const Color c = color_of(pc);
@@ -47,6 +51,12 @@ void decode(const TrainingRecord& r, Sample& out) {
     out.features[BLACK][out.count] = kp::board_feature(BLACK, pc, Square(s));
     out.features[WHITE][out.count] = kp::board_feature(WHITE, pc, Square(s));
     ++out.count;
+  }
+  for (Color c : {BLACK, WHITE}) {
+    int zone[kp::ZONE_SLOTS];
+    const auto piece_on = [&](Square s) { return board[s]; };
+    const int n = out.king[c] == SQ_NONE ? 0 : kp::zone_pieces(c, out.king[c], piece_on, zone);
+    out.pair_count[c] = kp::pairs_of(zone, n, out.pairs[c]);
   }
   out.side_to_move = get(1) ? WHITE : BLACK;
   constexpr int HAND_BITS[HAND_TYPE_END] = {0, 5, 3, 3, 3, 2, 2, 3};
@@ -80,9 +90,16 @@ class Model {
   static constexpr size_t P_BASE = 0;
   static constexpr size_t KP_BASE = kp::FEATURES;
   static constexpr size_t TEMPO = KP_BASE + size_t(SQ_NB) * kp::FEATURES;
-  static constexpr size_t SIZE = TEMPO + 1;
+  static constexpr size_t PAIRS_BASE = TEMPO + 1;
+  static constexpr size_t SIZE = PAIRS_BASE + kp::PAIR_FEATURES;
 
-  Model() : params_(SIZE, 0.0f), p_index_(kp::FEATURES), kp_index_(size_t(SQ_NB) * kp::FEATURES) {
+  Model()
+      : params_(SIZE, 0.0f),
+        p_index_(kp::FEATURES),
+        kp_index_(size_t(SQ_NB) * kp::FEATURES),
+        pair_index_(kp::PAIR_FEATURES) {
+    for (int pair = 0; pair < kp::PAIR_FEATURES; ++pair)
+      pair_index_[size_t(pair)] = uint32_t(PAIRS_BASE + size_t(std::min(pair, kp::mirror_pair(pair))));
     for (int f = 0; f < kp::FEATURES; ++f)
       p_index_[size_t(f)] = uint32_t(P_BASE + size_t(std::min(f, kp::mirror_feature(f))));
     for (int k = 0; k < SQ_NB; ++k)
@@ -97,6 +114,12 @@ class Model {
         kp_index_[size_t(k) * kp::FEATURES + size_t(f)] = uint32_t(KP_BASE + size_t(ck) * kp::FEATURES + size_t(cf));
       }
   }
+
+  // With pair terms the model trains (and writes) a PAIRS table too; without, those parameters stay unused.
+  void enable_pairs() { pairs_ = true; }
+  bool has_pairs() const { return pairs_; }
+  // A pair and its mirror image are one parameter.
+  size_t pair_param(int pair) const { return pair_index_[size_t(pair)]; }
 
   // Tables on top of the hand-written evaluation start at zero: the model starts as the engine plays today.
   void init_on_hand_written() {
@@ -141,6 +164,18 @@ class Model {
     for (size_t i = 0; i < params_.size(); ++i)
       if (count[i] > 1) params_[i] /= float(count[i]);
     params_[TEMPO] = float(w.tempo) / kp::WEIGHT_SCALE;
+    pairs_ = w.has_pairs();
+    if (pairs_) {
+      // Mirrored pairs share one parameter; only pairs in slot order (a < b) are ever read.
+      std::vector<uint8_t> pair_count(kp::PAIR_FEATURES, 0);
+      for (int pair : kp::slot_ordered_pairs()) {
+        const size_t i = pair_param(pair);
+        params_[i] += float(w.pairs[size_t(pair)]) / kp::WEIGHT_SCALE;
+        ++pair_count[i - PAIRS_BASE];
+      }
+      for (size_t i = 0; i < pair_count.size(); ++i)
+        if (pair_count[i] > 1) params_[PAIRS_BASE + i] /= float(pair_count[i]);
+    }
   }
 
   kp::Weights export_weights() const {
@@ -152,6 +187,10 @@ class Model {
     for (size_t i = 0; i < kp_index_.size(); ++i) w.kp[i] = q(params_[kp_index_[i]]);
     w.tempo = int32_t(std::lround(double(params_[TEMPO]) * kp::WEIGHT_SCALE));
     w.base = base_;
+    if (pairs_) {
+      w.pairs.assign(kp::PAIR_FEATURES, 0);
+      for (int pair : kp::slot_ordered_pairs()) w.pairs[size_t(pair)] = q(params_[pair_param(pair)]);
+    }
     return w;
   }
 
@@ -168,6 +207,8 @@ class Model {
         side += params_[p_index_[size_t(f[i])]];
         if (kpi) side += params_[kpi[f[i]]];
       }
+      if (pairs_)
+        for (int i = 0; i < s.pair_count[c]; ++i) side += params_[pair_param(s.pairs[c][i])];
       v += c == BLACK ? side : -side;
     }
     return (s.side_to_move == BLACK ? v : -v) + params_[TEMPO];
@@ -184,6 +225,8 @@ class Model {
         grad[p_index_[size_t(f[i])]] += gs;
         if (kpi) grad[kpi[f[i]]] += gs;
       }
+      if (pairs_)
+        for (int i = 0; i < s.pair_count[c]; ++i) grad[pair_param(s.pairs[c][i])] += gs;
     }
     grad[TEMPO] += float(g);
   }
@@ -192,8 +235,9 @@ class Model {
 
  private:
   std::vector<float> params_;
-  std::vector<uint32_t> p_index_, kp_index_;
+  std::vector<uint32_t> p_index_, kp_index_, pair_index_;
   kp::Base base_ = kp::Base::None;
+  bool pairs_ = false;
 };
 
 // The base evaluation of every record from black's view (empty without a base), computed once: it does not change
@@ -338,6 +382,7 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
     if (!w) return std::unexpected(w.error());
     model.init_from(**w);
   }
+  if (o.pairs) model.enable_pairs();
 
   auto train_base = base_values(model.base(), *train_set, o.threads);
   if (!train_base) return std::unexpected("training data: " + train_base.error());
@@ -359,6 +404,7 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
   log << "learn: " << summary.train_positions << " training positions, " << summary.validation_positions
       << " validation positions; "
       << (model.base() == kp::Base::HandWritten ? "tables on top of the hand-written evaluation" : "tables alone")
+      << (model.has_pairs() ? ", with pair terms near the kings" : "")
       << "; scale K = " << k << " cp" << (o.scale > 0 ? "" : " (fitted)") << ", lambda " << o.lambda << std::endl;
   log << "learn: validation loss at the start " << summary.initial_validation_loss
       << "; with the search's own scores as the evaluation it would be " << summary.score_only_validation_loss

@@ -34,6 +34,9 @@ struct TrainOptions {
   // learning_rate) of each weight off it. 0: none (on 425 k self-play positions decays of 0.001 and 0.0001 ended
   // within 0.00004 of none in validation loss; it was the decay inside Adam's gradient that cost, 0.0034).
   double l2 = 0;
+  // Train pair terms near the kings too (kp.h's PAIRS table, written as a format 2 file), starting from zero. Weights
+  // from `init` that have them keep training them either way. `l2` does not decay them.
+  bool pairs = false;
   int threads = 1;
   uint64_t seed = 1;
 };

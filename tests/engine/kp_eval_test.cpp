@@ -27,13 +27,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Random weights; mirrored pairs made equal when `symmetric`.
-kp::Weights random_weights(uint64_t seed, bool symmetric) {
+// Random weights (with pair terms unless `pairs` is false); mirror images made equal when `symmetric`.
+kp::Weights random_weights(uint64_t seed, bool symmetric, bool pairs = true) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<int> d(-400, 400);
   kp::Weights w;
   for (auto& v : w.p) v = int16_t(d(rng));
   for (auto& v : w.kp) v = int16_t(d(rng));
+  if (pairs) {
+    w.pairs.resize(kp::PAIR_FEATURES);
+    for (auto& v : w.pairs) v = int16_t(d(rng));
+    if (symmetric)
+      for (int f : kp::slot_ordered_pairs()) w.pairs[size_t(kp::mirror_pair(f))] = w.pairs[size_t(f)];
+  }
   w.tempo = 16 * 20;
   w.base = seed % 2 ? kp::Base::HandWritten : kp::Base::None;
   if (symmetric) {
@@ -49,6 +55,7 @@ std::shared_ptr<const kp::Weights> searchable_weights(uint64_t seed) {
   kp::Weights w = random_weights(seed, true);
   for (auto& v : w.p) v = int16_t(v / 8);
   for (auto& v : w.kp) v = int16_t(v / 8);
+  for (auto& v : w.pairs) v = int16_t(v / 8);
   w.base = kp::Base::HandWritten;
   return std::make_shared<const kp::Weights>(w);
 }
@@ -211,6 +218,82 @@ TEST_CASE("KP: a colour flip negates the evaluation exactly; symmetric weights s
   CHECK(checked > 200);
 }
 
+TEST_CASE("pair terms: the zone's pieces counted from the board agree with pair_sum; a mirrored pair is its image") {
+  Position::init();
+  const kp::Weights w = random_weights(6, false);
+  // From the pieces' side: a piece is in side's zone when its offset from the king, turned to side's view, is one of
+  // the zone's offsets.
+  auto brute_force = [&](const Position& pos, Color side) {
+    if (!pos.has_king(side)) return 0;
+    const Square k = pos.king_square(side);
+    std::vector<std::pair<int, int>> zone;  // (slot, state)
+    for (int s = 0; s < SQ_NB; ++s) {
+      const Piece pc = pos.piece_on(Square(s));
+      if (pc == NO_PIECE || type_of(pc) == KING) continue;
+      int df = file_of(Square(s)) - file_of(k), dr = rank_of(Square(s)) - rank_of(k);
+      if (side == WHITE) df = -df, dr = -dr;
+      for (int slot = 0; slot < kp::ZONE_SLOTS; ++slot)
+        if (kp::ZONE_OFFSETS[slot][0] == df && kp::ZONE_OFFSETS[slot][1] == dr) {
+          zone.emplace_back(slot, (color_of(pc) == side ? 0 : kp::ZONE_TYPES) + kp::zone_type(type_of(pc)));
+        }
+    }
+    std::sort(zone.begin(), zone.end());
+    int sum = 0;
+    for (size_t i = 0; i < zone.size(); ++i)
+      for (size_t j = i + 1; j < zone.size(); ++j)
+        sum += w.pairs[size_t((zone[i].first * kp::ZONE_STATES + zone[i].second) * kp::ZONE_PIECES +
+                              zone[j].first * kp::ZONE_STATES + zone[j].second)];
+    return sum;
+  };
+  std::mt19937_64 rng(8);
+  int checked = 0, with_pairs = 0;
+  for (const char* start : STARTS) {
+    GameRecord g;
+    REQUIRE(g.start(start, PieceLimits::Relaxed));
+    for (int ply = 0; ply < 80; ++ply) {
+      const Position& pos = g.position();
+      for (Color side : {BLACK, WHITE}) {
+        INFO(pos.sfen(), " side ", int(side));
+        const int expected = brute_force(pos, side);
+        CHECK(kp::pair_sum(w, pos, side) == expected);
+        with_pairs += expected != 0;
+        ++checked;
+      }
+      MoveList<LEGAL> list(pos);
+      if (list.size() == 0) break;
+      g.play(list.begin()[std::uniform_int_distribution<size_t>(0, list.size() - 1)(rng)]);
+    }
+  }
+  CHECK(checked > 400);
+  CHECK(with_pairs > 200);
+  // The start position: black's king on 5i has its pawns on 6g, 5g, 4g two ahead (slots 0-2), nothing on the
+  // rank in front, and golds on 6i and 4i beside it (slots 6 and 7).
+  Position pos;
+  StateInfo st;
+  REQUIRE(pos.set(std::string(START_SFEN), &st));
+  int zone[kp::ZONE_SLOTS];
+  REQUIRE(kp::zone_pieces(pos, BLACK, zone) == 5);
+  for (int i = 0; i < 3; ++i) CHECK(zone[i] == i * kp::ZONE_STATES + kp::zone_type(PAWN));
+  CHECK(zone[3] == 6 * kp::ZONE_STATES + kp::zone_type(GOLD));
+  CHECK(zone[4] == 7 * kp::ZONE_STATES + kp::zone_type(GOLD));
+  int pairs[kp::MAX_PAIRS];
+  CHECK(kp::pairs_of(zone, 5, pairs) == 10);
+  // Mirror: an own gold ahead-left (slot 3) and an enemy pawn right (slot 7) become an enemy pawn left (slot 6) and
+  // the gold ahead-right (slot 5); a pair's image's image is the pair.
+  const int gold = kp::zone_type(GOLD), enemy_pawn = kp::ZONE_TYPES + kp::zone_type(PAWN);
+  const int gold3 = 3 * kp::ZONE_STATES + gold, pawn7 = 7 * kp::ZONE_STATES + enemy_pawn;
+  const int gold5 = 5 * kp::ZONE_STATES + gold, pawn6 = 6 * kp::ZONE_STATES + enemy_pawn;
+  CHECK(kp::mirror_pair(kp::pair_feature(gold3, pawn7)) == kp::pair_feature(gold5, pawn6));
+  for (int f : kp::slot_ordered_pairs()) REQUIRE(kp::mirror_pair(kp::mirror_pair(f)) == f);
+  // Zone types: the promoted minor pieces are golds; the others one type each.
+  std::set<int> types;
+  for (PieceType pt : {PAWN, LANCE, KNIGHT, SILVER, GOLD, BISHOP, ROOK, HORSE, DRAGON}) types.insert(kp::zone_type(pt));
+  CHECK(types.size() == size_t(kp::ZONE_TYPES));
+  CHECK(*types.begin() == 0);
+  CHECK(*types.rbegin() == kp::ZONE_TYPES - 1);
+  for (PieceType pt : {PRO_PAWN, PRO_LANCE, PRO_KNIGHT, PRO_SILVER}) CHECK(kp::zone_type(pt) == kp::zone_type(GOLD));
+}
+
 TEST_CASE("KP weights file: round trip, and every kind of bad file refused with the reason") {
   const fs::path dir = fs::temp_directory_path() / ("shogi-arena-kp-test-" + std::to_string(::getpid()));
   fs::create_directories(dir);
@@ -221,8 +304,19 @@ TEST_CASE("KP weights file: round trip, and every kind of bad file refused with 
   REQUIRE_MESSAGE(back, (back ? "" : back.error()));
   CHECK((*back)->p == w.p);
   CHECK((*back)->kp == w.kp);
+  CHECK((*back)->pairs == w.pairs);
   CHECK((*back)->tempo == w.tempo);
   CHECK((*back)->base == w.base);
+  // Weights without pair terms are a format 1 file, as before them, and load without a PAIRS table.
+  const kp::Weights w1 = random_weights(4, false, false);
+  const std::string bytes1 = kp::weights_to_bytes(w1);
+  CHECK(bytes1.substr(0, 8) == "SAKPEV1\n");
+  CHECK(kp::weights_to_bytes(w).substr(0, 8) == "SAKPEV2\n");
+  CHECK(bytes1.size() + 2 * size_t(kp::PAIR_FEATURES) == kp::weights_to_bytes(w).size());
+  auto back1 = kp::weights_from_bytes(bytes1);
+  REQUIRE(back1);
+  CHECK_FALSE((*back1)->has_pairs());
+  CHECK((*back1)->kp == w1.kp);
 
   const std::string bytes = kp::weights_to_bytes(w);
   auto expect_error = [](const std::string& b, const std::string& what) {
@@ -234,6 +328,17 @@ TEST_CASE("KP weights file: round trip, and every kind of bad file refused with 
   damaged[1000] ^= 1;
   expect_error(damaged, "checksum");
   expect_error(bytes.substr(0, bytes.size() - 2), "truncated");
+  expect_error(bytes1.substr(0, bytes1.size() - 2), "truncated");
+  std::string format1_with_pairs = bytes;  // a format 2 payload labelled as format 1
+  format1_with_pairs[6] = '1';
+  expect_error(format1_with_pairs, "padded");
+  std::string format2_without_pairs = bytes1;  // and the other way round
+  format2_without_pairs[6] = '2';
+  expect_error(format2_without_pairs, "truncated");
+  expect_error(bytes + "x", "padded");
+  std::string damaged_pairs = bytes;  // the checksum covers the pair table too
+  damaged_pairs[bytes.size() - 100] ^= 1;
+  expect_error(damaged_pairs, "checksum");
   expect_error("PK\x03\x04 a zip file", "not a weights file");
   std::string other = bytes;
   other[8] = 7;  // another feature count
@@ -326,6 +431,7 @@ TEST_CASE("engines in one process search with their own weights, each as it does
   kp::Weights random = random_weights(10, true);
   for (auto& v : random.p) v = int16_t(v / 4);
   for (auto& v : random.kp) v = int16_t(v / 4);
+  for (auto& v : random.pairs) v = int16_t(v / 4);
   const auto tables = std::make_shared<const kp::Weights>(random);
 
   Engine learned, hand, other;  // every engine starts with the built-in weights

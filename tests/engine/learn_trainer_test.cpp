@@ -240,6 +240,61 @@ TEST_CASE(
   CHECK(*trainer_loss == doctest::Approx(with_weights).epsilon(0.001));
 }
 
+TEST_CASE("pair terms: the trainer reads a record's king zones as the engine does, learns them, keeps them mirrored") {
+  Data& d = data();
+  auto validation = read_record_file(d.validation);
+  REQUIRE(validation);
+  // Random symmetric pair terms alone: the trainer's loss of them is the engine's, and they change it.
+  kp::Weights pairs_only;
+  pairs_only.pairs.resize(kp::PAIR_FEATURES);
+  std::mt19937_64 rng(12);
+  for (auto& v : pairs_only.pairs) v = int16_t(std::uniform_int_distribution<int>(-800, 800)(rng));
+  for (int f : kp::slot_ordered_pairs()) pairs_only.pairs[size_t(kp::mirror_pair(f))] = pairs_only.pairs[size_t(f)];
+  const double engine = engine_loss(*validation, 600, &pairs_only);
+  auto trainer = evaluate_loss(pairs_only, *validation, 600, 0.5);
+  REQUIRE(trainer);
+  CHECK(*trainer == doctest::Approx(engine).epsilon(0.001));
+  const kp::Weights none;
+  CHECK(std::abs(engine - engine_loss(*validation, 600, &none)) > 0.002);
+
+  TrainOptions o = short_run(d, "pairs.bin", 3, 512);
+  o.pairs = true;
+  o.scale = 600;
+  std::ostringstream log;
+  auto s = train(o, log);
+  REQUIRE_MESSAGE(s, (s ? "" : s.error()));
+  INFO(log.str());
+  CHECK(log.str().find("with pair terms") != std::string::npos);
+  auto w = kp::load_weights(o.output);
+  REQUIRE(w);
+  REQUIRE((*w)->has_pairs());
+  int asymmetric = 0, nonzero = 0;
+  for (int f : kp::slot_ordered_pairs()) {
+    asymmetric += (*w)->pairs[size_t(f)] != (*w)->pairs[size_t(kp::mirror_pair(f))];
+    nonzero += (*w)->pairs[size_t(f)] != 0;
+  }
+  CHECK(asymmetric == 0);
+  CHECK(nonzero > 300);
+  CHECK(s->epochs[size_t(s->best_epoch - 1)].validation_loss < s->initial_validation_loss);
+  CHECK(engine_loss(*validation, 600, w->get()) ==
+        doctest::Approx(s->epochs[size_t(s->best_epoch - 1)].validation_loss).epsilon(0.001));
+
+  // Training on from them keeps the pair terms without being asked again; with steps too small to move a weight,
+  // the tables come back exactly as they went in (the tied mirror images read and written without loss).
+  TrainOptions more = o;
+  more.pairs = false;
+  more.init = o.output;
+  more.epochs = 1;
+  more.learning_rate = 1e-9;
+  more.output = (d.dir / "pairs-more.bin").string();
+  REQUIRE(train(more, log));
+  auto w2 = kp::load_weights(more.output);
+  REQUIRE(w2);
+  REQUIRE((*w2)->has_pairs());
+  CHECK((*w2)->pairs == (*w)->pairs);
+  CHECK((*w2)->kp == (*w)->kp);
+}
+
 TEST_CASE("the learn command refuses bad input with one line") {
   Data& d = data();
   std::ostringstream out, err;
@@ -254,4 +309,8 @@ TEST_CASE("the learn command refuses bad input with one line") {
   CHECK(run_learn_command("learn", {"--output", (d.dir / "x.bin").string(), "--init", d.train, d.train}, out3, err3) ==
         1);
   CHECK(err3.str().find("not a weights file") != std::string::npos);
+  std::ostringstream out4, err4;
+  CHECK(run_learn_command("learn", {"--output", (d.dir / "x.bin").string(), "--pairs", "yes", d.train}, out4, err4) ==
+        2);
+  CHECK(err4.str().find("--pairs 'yes': expected on") != std::string::npos);
 }

@@ -34,7 +34,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto back = shogi::learn::record_sfen(again);
     fuzz::require(back && *back == pos.sfen(), "an accepted position packs and unpacks to itself", *sfen);
     // The evaluation of a position from a file must not read outside its tables.
-    static const shogi::kp::Weights zero;
+    static const shogi::kp::Weights zero = [] {
+      shogi::kp::Weights w;
+      w.pairs.assign(shogi::kp::PAIR_FEATURES, 0);  // the pair terms read the kings' zones too
+      return w;
+    }();
     (void)shogi::kp::evaluate(zero, pos);
   }
   const std::string bytes(reinterpret_cast<const char*>(data), size);
