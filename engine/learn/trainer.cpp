@@ -25,7 +25,8 @@ struct Sample {
   int pairs[COLOR_NB][kp::MAX_PAIRS];
 };
 
-void decode(const TrainingRecord& r, Sample& out) {
+// The pairs near the kings are found only when the model trains them (with_pairs): they cost time in the hot loop.
+void decode(const TrainingRecord& r, Sample& out, bool with_pairs) {
   const uint8_t* bytes = r.position.data();
   size_t bit = 0;
   auto get = [&](int bits) {
@@ -53,6 +54,8 @@ void decode(const TrainingRecord& r, Sample& out) {
     ++out.count;
   }
   for (Color c : {BLACK, WHITE}) {
+    out.pair_count[c] = 0;
+    if (!with_pairs) continue;
     int zone[kp::ZONE_SLOTS];
     const auto piece_on = [&](Square s) { return board[s]; };
     const int n = out.king[c] == SQ_NONE ? 0 : kp::zone_pieces(c, out.king[c], piece_on, zone);
@@ -161,21 +164,15 @@ class Model {
       params_[kp_index_[i]] += float(w.kp[i]) / kp::WEIGHT_SCALE;
       ++count[kp_index_[i]];
     }
+    pairs_ = w.has_pairs();
+    if (pairs_)
+      for (int pair : kp::slot_ordered_pairs()) {  // only pairs in slot order (a < b) are ever read
+        params_[pair_param(pair)] += float(w.pairs[size_t(pair)]) / kp::WEIGHT_SCALE;
+        ++count[pair_param(pair)];
+      }
     for (size_t i = 0; i < params_.size(); ++i)
       if (count[i] > 1) params_[i] /= float(count[i]);
     params_[TEMPO] = float(w.tempo) / kp::WEIGHT_SCALE;
-    pairs_ = w.has_pairs();
-    if (pairs_) {
-      // Mirrored pairs share one parameter; only pairs in slot order (a < b) are ever read.
-      std::vector<uint8_t> pair_count(kp::PAIR_FEATURES, 0);
-      for (int pair : kp::slot_ordered_pairs()) {
-        const size_t i = pair_param(pair);
-        params_[i] += float(w.pairs[size_t(pair)]) / kp::WEIGHT_SCALE;
-        ++pair_count[i - PAIRS_BASE];
-      }
-      for (size_t i = 0; i < pair_count.size(); ++i)
-        if (pair_count[i] > 1) params_[PAIRS_BASE + i] /= float(pair_count[i]);
-    }
   }
 
   kp::Weights export_weights() const {
@@ -291,7 +288,7 @@ double mean_loss(const Model& m, const std::vector<TrainingRecord>& records, con
       const size_t begin = size_t(t) * chunk, end = std::min(records.size(), begin + chunk);
       Sample s;
       for (size_t i = begin; i < end; ++i) {
-        decode(records[i], s);
+        decode(records[i], s, m.has_pairs());
         sums[size_t(t)] += cross_entropy(sigmoid(full_eval(m, s, base, i) / scale), target(records[i], scale, lambda));
       }
     });
@@ -437,7 +434,7 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
           const size_t from = begin + size_t(t) * chunk, to = std::min(end, from + chunk);
           for (size_t i = from; i < to; ++i) {
             const TrainingRecord& r = (*train_set)[order[i]];
-            decode(r, s);
+            decode(r, s, model.has_pairs());
             const double p = sigmoid(full_eval(model, s, *train_base, order[i]) / k), tgt = target(r, k, o.lambda);
             loss += cross_entropy(p, tgt);
             // d(cross-entropy)/d(eval) for a sigmoid output is (p - target) / K.
