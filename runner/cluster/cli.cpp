@@ -20,8 +20,8 @@
 #include "provision/provision.h"
 #include "spsa/console.h"
 #include "tournament/console.h"
-#include "tournament/journal_stats.h"
-#include "tournament/summary.h"
+#include "standings/journal_stats.h"
+#include "standings/summary.h"
 #include "web/journal_feed.h"
 #include "web/live_page.h"
 
@@ -136,7 +136,7 @@ int follow(const std::string& out, const Jobs& jobs, const config::Config& c, st
   std::string last_shards;
   for (;;) {
     if (stop && stop->load()) {
-      if (reporter) reporter->finish(tournament::Tally({}, {}, 2));
+      if (reporter) reporter->finish(standings::Tally({}, {}, 2));
       std::cerr << "Detached: the run goes on in Slurm. Follow it again with `shogi-arena slurm --attach " << out
                 << "`, or cancel it with `shogi-arena slurm --cancel " << out << "`." << std::endl;
       return 2;
@@ -172,7 +172,7 @@ int follow(const std::string& out, const Jobs& jobs, const config::Config& c, st
         journal::JournalContents contents;
         contents.header = merged->header;
         contents.games = std::move(merged->games);
-        tournament::JournalStandings st = tournament::standings_of(contents);
+        standings::JournalStandings st = standings::standings_of(contents);
         if (!reporter) {
           tournament::ConsoleReporter::Options ro;
           ro.out = status_out;
@@ -191,22 +191,22 @@ int follow(const std::string& out, const Jobs& jobs, const config::Config& c, st
     if (merge_over) break;
     for (int i = 0; i < 10 && !(stop && stop->load()); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  if (reporter) reporter->finish(tournament::Tally({}, {}, 2));
+  if (reporter) reporter->finish(standings::Tally({}, {}, 2));
   const std::string journal = (fs::path(out) / "journal.jsonl").string();
   auto contents = journal::read_journal(journal);
   if (!contents || !contents->header || contents->header->merged_segments == 0)
     throw config::ConfigError("the merge job did not write " + journal + " (see " +
                               (fs::path(out) / "slurm" / "merge.out").string() + ")");
-  tournament::StatsRequest stats_request;
+  standings::StatsRequest stats_request;
   stats_request.json = c.json;
-  const int code = tournament::print_journal_stats(*contents, journal, stats_request);
+  const int code = standings::print_journal_stats(*contents, journal, stats_request);
   if (contents->header->spsa) {
     // The tuned values, as a local SPSA run prints them.
     (c.json ? std::cerr : std::cout) << spsa::applied_text(*contents, c.engines.at(0)) << std::flush;
     return code == 0 && int64_t(contents->spsa_pairs.size()) == contents->header->spsa->schedule.iterations ? 0 : 2;
   }
   // A run with missing pairs is not done, whatever its games say (an SPRT that decided stopped early on purpose).
-  tournament::JournalStandings st = tournament::standings_of(*contents);
+  standings::JournalStandings st = standings::standings_of(*contents);
   const bool decided = st.info.sprt && st.tally.sprt_decided();
   const int64_t pairs = contents->header->games / std::max(1, contents->header->games_per_pair);
   auto merged = journal::read_segments(out, nullptr);

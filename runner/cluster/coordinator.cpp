@@ -8,7 +8,8 @@
 
 #include "journal/journal.h"
 #include "journal/segments.h"
-#include "tournament/tally.h"
+#include "output/atomic_file.h"
+#include "standings/tally.h"
 
 namespace arena::cluster {
 
@@ -16,37 +17,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Written to a temporary name and renamed, so a shard never reads half of it (it only checks that it exists).
+// Replaced whole, so a shard never reads half of it (it only checks that it exists).
 bool write_stop(const std::string& out_dir, const std::string& text) {
-  const std::string path = stop_file(out_dir), temp = path + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::trunc);
-    out << text << '\n';
-    if (!out.flush()) return false;
-  }
-  std::error_code ec;
-  fs::rename(temp, path, ec);
-  return !ec;
+  return output::write_file_atomically(stop_file(out_dir), text + "\n").has_value();
 }
 
 // The lines of pairs 0..pairs-1 as the merge reads them now, into OUT/sprt-decision.jsonl (segments.h).
 std::expected<void, std::string> write_decision(const std::string& out_dir, int64_t pairs) {
   auto merged = journal::read_segments(out_dir, nullptr, true);
   if (!merged) return std::unexpected(merged.error());
-  const std::string path = journal::decision_path(out_dir), temp = path + ".tmp";
-  {
-    auto w = journal::JournalWriter::create(temp, *merged->header);
-    if (!w) return std::unexpected(w.error());
-    w->set_sync_each_line(false);
-    for (size_t i = 0; i < merged->games.size(); ++i)
-      if (merged->games[i].pair < pairs)
-        if (auto a = w->append(merged->lines[i]); !a) return std::unexpected(a.error());
-    if (auto a = w->sync(); !a) return std::unexpected(a.error());
-  }
-  std::error_code ec;
-  fs::rename(temp, path, ec);
-  if (ec) return std::unexpected(path + ": cannot write it: " + ec.message());
-  return {};
+  std::string text = journal::to_json(*merged->header) + "\n";
+  for (size_t i = 0; i < merged->games.size(); ++i)
+    if (merged->games[i].pair < pairs) text += merged->lines[i] + "\n";
+  return output::write_file_atomically(journal::decision_path(out_dir), text);
 }
 
 // The header of the first segment there, if any (every segment of a run starts with the same).
@@ -167,11 +150,11 @@ std::expected<void, std::string> coordinate_once(const std::string& out_dir, Sch
   if (merged->header && merged->header->sprt) state.sprt = true;
   if (!state.verdict && merged->header && merged->header->sprt) {
     const journal::JournalHeader& h = *merged->header;
-    tournament::Tally tally(h.engines, {tournament::Pairing{0, 1}}, h.games_per_pair);
+    standings::Tally tally(h.engines, {run::Pairing{0, 1}}, h.games_per_pair);
     tally.decide_sprt(*h.sprt);
     for (const journal::JournalGame& g : merged->games) tally.add(g);
     if (tally.sprt_decided()) {
-      const tournament::SprtStatus s = tournament::sprt_status(tally, *h.sprt);
+      const standings::SprtStatus s = standings::sprt_status(tally, *h.sprt);
       if (auto w = write_decision(out_dir, tally.prefix_pairs()); !w) return std::unexpected(w.error());
       state.verdict = s.verdict;
       state.decided_pairs = tally.prefix_pairs();

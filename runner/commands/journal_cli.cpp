@@ -11,7 +11,8 @@
 
 #include "config/config.h"
 #include "journal/merge.h"
-#include "tournament/journal_stats.h"
+#include "output/atomic_file.h"
+#include "standings/journal_stats.h"
 
 namespace arena::commands {
 
@@ -29,21 +30,8 @@ journal::JournalContents read_or_throw(const std::string& path, bool keep_lines)
 // `text` written to `path` through a temporary file beside it, renamed over it: a failed write never replaces a
 // good file.
 void write_replacing(const std::string& path, const std::string& text, const std::string& what) {
-  const std::string temp = path + ".writing." + std::to_string(::getpid());
-  std::FILE* f = std::fopen(temp.c_str(), "wb");
-  if (!f) throw config::ConfigError(path + ": cannot write the " + what + ": " + std::strerror(errno));
-  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !written) {
-    const int error = errno;
-    std::remove(temp.c_str());
-    throw config::ConfigError(path + ": cannot write the " + what + ": " + std::strerror(error));
-  }
-  std::error_code ec;
-  fs::rename(temp, path, ec);
-  if (ec) {
-    std::remove(temp.c_str());
-    throw config::ConfigError(path + ": cannot write the " + what + ": " + ec.message());
-  }
+  if (auto written = output::write_file_atomically(path, text); !written)
+    throw config::ConfigError(written.error() + " (the " + what + ")");
 }
 
 }  // namespace
@@ -64,7 +52,7 @@ void StatsCli::add_to(CLI::App& app) {
 }
 
 int StatsCli::run() const {
-  return tournament::print_journal_stats(read_or_throw(journal_, false), journal_, output_.request());
+  return standings::print_journal_stats(read_or_throw(journal_, false), journal_, output_.request());
 }
 
 void MergeCli::add_to(CLI::App& app) {
@@ -77,7 +65,7 @@ int MergeCli::run() const {
   if (!merged) throw config::ConfigError(merged.error());
   for (const std::string& w : merged->warnings) std::cerr << "warning: " << w << "\n";
   std::cerr << merged->text() << "\n";
-  return tournament::print_journal_stats(read_or_throw(merged->path, false), merged->path, output_.request());
+  return standings::print_journal_stats(read_or_throw(merged->path, false), merged->path, output_.request());
 }
 
 void ReportCli::add_to(CLI::App& app) {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "tournament/journal_stats.h"
+#include "standings/journal_stats.h"
 #include "web/report.h"
 
 namespace CLI {
@@ -27,7 +27,7 @@ struct StatsOutput {
   std::string rating_anchor;
   std::optional<double> rating_anchor_elo;
   void add_to(CLI::App& app);
-  tournament::StatsRequest request() const { return {sprt, json, rating_anchor, rating_anchor_elo}; }
+  standings::StatsRequest request() const { return {sprt, json, rating_anchor, rating_anchor_elo}; }
 };
 
 class StatsCli {

@@ -14,9 +14,9 @@
 #include "output/utf8.h"
 #include "provision/provision.h"
 #include "tournament/console.h"
-#include "tournament/csa_server_engines.h"
-#include "tournament/openings.h"
-#include "tournament/summary.h"
+#include "relay/csa_server_engines.h"
+#include "openings/openings.h"
+#include "standings/summary.h"
 #include "tournament/tournament.h"
 #include "web/live_page.h"
 #include "web/live_reporter.h"
@@ -25,8 +25,8 @@ namespace arena::commands {
 
 namespace {
 
-std::vector<tournament::Opening> openings_of(const config::Config& c) {
-  auto openings = tournament::run_openings(c.openings);
+std::vector<openings::Opening> openings_of(const config::Config& c) {
+  auto openings = openings::run_openings(c.openings);
   if (!openings) throw config::ConfigError(openings.error());
   return std::move(*openings);
 }
@@ -63,24 +63,24 @@ int RunCli::run(const std::atomic<bool>* stop) const {
   return run_tournament(c, stop);
 }
 
+run::EngineFactory engines_of(const config::Config& c, std::vector<game::EngineConfig> engines,
+                              const std::optional<journal::Shard>& shard, const std::atomic<bool>* stop) {
+  const auto logs = run::engine_logs_of(c, shard);
+  if (!logs) throw config::ConfigError(logs.error());
+  if (c.via_csa_server) {
+    auto relay = relay::make_csa_server_engines(std::move(engines), c.game, *logs);
+    if (!relay) throw config::ConfigError(relay.error());
+    return std::move(*relay);
+  }
+  for (game::EngineConfig& e : engines) e.interrupt = stop;  // Ctrl-C is not held up by an engine's start
+  return run::make_usi_engines(std::move(engines), c.game, *logs);
+}
+
 int run_tournament(const config::Config& c, const std::atomic<bool>* stop) {
   const std::optional<journal::Shard> shard = shard_of(c);
-  const auto logs_made = tournament::engine_logs_of(c, shard);
-  if (!logs_made) throw config::ConfigError(logs_made.error());
-  const tournament::EngineLogs& logs = *logs_made;
-  tournament::EngineFactory engines;
-  if (c.via_csa_server) {
-    auto relay = tournament::make_csa_server_engines(c.engines, c.game, logs);
-    if (!relay) throw config::ConfigError(relay.error());
-    engines = std::move(*relay);
-  } else {
-    std::vector<game::EngineConfig> configs = c.engines;
-    for (game::EngineConfig& e : configs) e.interrupt = stop;  // Ctrl-C is not held up by an engine's start
-    engines = tournament::make_usi_engines(std::move(configs), c.game, logs);
-  }
-  tournament::Tournament t(c, openings_of(c), std::move(engines), shard);
+  tournament::Tournament t(c, openings_of(c), engines_of(c, c.engines, shard, stop), shard);
 
-  tournament::RunInfo info;
+  standings::RunInfo info;
   info.type = c.type;
   info.total_games = t.games_to_play();
   info.rating_anchor = c.rating_anchor;
@@ -114,16 +114,16 @@ int run_tournament(const config::Config& c, const std::atomic<bool>* stop) {
 
   if (auto opened = t.open(observers); !opened) throw config::ConfigError(opened.error());
   const auto started = std::chrono::steady_clock::now();
-  const tournament::RunResult result = t.run(observers, stop);
+  const run::RunResult result = t.run(observers, stop);
   // A run that failed before any game (an engine that does not start) has no results to show: its error line is
   // all there is to say, as for any other error.
-  const bool failed = result.end == tournament::RunEnd::Error;
+  const bool failed = result.end == run::RunEnd::Error;
   const bool results = !failed || t.tally().scored() > 0;
   if (results) console.finish(t.tally());
   if (live) live->publish_final(t.tally());
   page.reset();
 
-  tournament::Summary s;
+  standings::Summary s;
   s.info = info;
   s.end = result.end;
   s.error = result.error;
@@ -138,15 +138,15 @@ int run_tournament(const config::Config& c, const std::atomic<bool>* stop) {
   s.runner_cpu_s = usage.user_s + usage.sys_s;
   s.runner_max_rss_kb = usage.max_rss_kb;
   if (c.json) {
-    std::cout << tournament::summary_json(t.tally(), s) << std::endl;
-    if (!c.quiet && results) std::cerr << tournament::summary_text(t.tally(), s);
+    std::cout << standings::summary_json(t.tally(), s) << std::endl;
+    if (!c.quiet && results) std::cerr << standings::summary_text(t.tally(), s);
   } else if (results) {
-    std::cout << tournament::summary_text(t.tally(), s) << std::flush;
+    std::cout << standings::summary_text(t.tally(), s) << std::flush;
   }
   // The last line of stderr says it all for a CI log: the error, or the SPRT's verdict.
   if (failed)
     std::cerr << "shogi-arena: error: " << utf8::printable(result.error) << std::endl;
-  else if (std::string verdict = tournament::verdict_line(t.tally(), s); !verdict.empty())
+  else if (std::string verdict = standings::verdict_line(t.tally(), s); !verdict.empty())
     std::cerr << verdict << std::endl;
   return s.exit_code;
 }

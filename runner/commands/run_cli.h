@@ -10,6 +10,7 @@
 
 #include "config/cli_config.h"
 #include "journal/shard.h"
+#include "run/engines.h"
 
 namespace CLI {
 class App;
@@ -26,6 +27,11 @@ OwnUsage own_usage();
 
 // The shard of a run spread over a cluster that `config.shard` names (nullopt: the whole run). Throws ConfigError.
 std::optional<journal::Shard> shard_of(const config::Config& config);
+
+// The engines a run of `config` plays with: `engines` as USI processes, or as CSA clients through the built-in CSA
+// server (--via-csa-server). `stop` cuts an engine's start short. Throws ConfigError.
+run::EngineFactory engines_of(const config::Config& config, std::vector<game::EngineConfig> engines,
+                              const std::optional<journal::Shard>& shard, const std::atomic<bool>* stop);
 
 // A tournament of `config` (not an SPSA run): the console's status, the live page with `config.web`, the summary.
 int run_tournament(const config::Config& config, const std::atomic<bool>* stop);

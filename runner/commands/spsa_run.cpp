@@ -8,10 +8,11 @@
 #include <iostream>
 
 #include "commands/run_cli.h"
+#include "output/atomic_file.h"
 #include "output/utf8.h"
 #include "spsa/console.h"
 #include "spsa/run.h"
-#include "tournament/openings.h"
+#include "openings/openings.h"
 #include "web/live_page.h"
 #include "web/spsa_reporter.h"
 
@@ -26,21 +27,6 @@ std::vector<std::pair<std::string, std::string>> with_options(
     const std::vector<std::pair<std::string, std::string>>& over) {
   config::merge_options(base, over);
   return base;
-}
-
-// Written through a temporary file beside it, renamed over it: a half-written params file never replaces a good one.
-bool write_file(const std::string& path, const std::string& text) {
-  const std::string temp = path + ".writing." + std::to_string(::getpid());
-  std::FILE* f = std::fopen(temp.c_str(), "wb");
-  if (!f) return false;
-  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !written) {
-    std::remove(temp.c_str());
-    return false;
-  }
-  std::error_code ec;
-  fs::rename(temp, path, ec);
-  return !ec;
 }
 
 }  // namespace
@@ -70,12 +56,12 @@ config::Config then_sprt_config(const config::Config& spsa,
 }
 
 int run_spsa(const config::Config& c, const std::atomic<bool>* stop) {
-  auto openings = tournament::run_openings(c.openings);
+  auto openings = openings::run_openings(c.openings);
   if (!openings) throw config::ConfigError(openings.error());
   const std::optional<journal::Shard> shard = shard_of(c);
-  spsa::Run run(c, std::move(*openings), shard);
+  spsa::Run run(c, std::move(*openings), engines_of(c, spsa::spsa_sides(c.engines.at(0)), shard, stop), shard);
 
-  tournament::StatusDisplay::Options display;
+  standings::StatusDisplay::Options display;
   display.quiet = c.quiet;
   display.out = c.json ? stderr : stdout;
   display.terminal = isatty(fileno(display.out)) != 0;
@@ -97,39 +83,41 @@ int run_spsa(const config::Config& c, const std::atomic<bool>* stop) {
   if (auto opened = run.open(observers); !opened) throw config::ConfigError(opened.error());
   if (live) live->resumed(run);
   const auto started = std::chrono::steady_clock::now();
-  const spsa::RunResult result = run.run(observers, stop);
+  const run::RunResult result = run.run(observers, stop);
   console.finish(run.progress());
   page.reset();
 
   spsa::Summary s;
   s.end = result.end;
   s.error = result.error;
-  s.pairs_played = result.pairs_played;
+  s.pairs_played = run.pairs_played();
   s.resumed_pairs = run.resumed_pairs();
   s.journal = run.journal_path();
   s.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (const OwnUsage usage = own_usage(); usage.user_s >= 0) s.runner_cpu_s = usage.user_s + usage.sys_s;
-  s.exit_code = result.end == spsa::RunEnd::Completed ? 0 : 2;
+  // A shard stopped by OUT/STOP has played its part: the coordinator applies the pairs.
+  s.exit_code = result.end == run::RunEnd::Completed || (shard && result.end == run::RunEnd::Stopped) ? 0 : 2;
   if (shard) {
     // A shard's pairs are the coordinator's to apply: its theta is the last it read, not the run's.
-    std::cerr << "Shard " << shard->text() << ": " << result.pairs_played << " pairs played into " << s.journal
-              << (result.end == spsa::RunEnd::Error ? "; error: " + utf8::printable(result.error) : "") << std::endl;
+    std::cerr << "Shard " << shard->text() << ": " << run.pairs_played() << " pairs played into " << s.journal
+              << (result.end == run::RunEnd::Error ? "; error: " + utf8::printable(result.error) : "") << std::endl;
     return s.exit_code;
   }
   const std::string params_path = (fs::path(c.output.dir) / "tuned.params").string();
-  if (write_file(params_path, spsa::tuned_params_file(run.tuner())))
+  // Replaced whole: a half-written params file never replaces a good one.
+  if (auto written = output::write_file_atomically(params_path, spsa::tuned_params_file(run.tuner())); written)
     s.params_file = params_path;
   else
-    std::cerr << "warning: " << params_path << ": cannot write the tuned params file" << std::endl;
+    std::cerr << "warning: " << written.error() << " (the tuned params file)" << std::endl;
   if (c.json) {
     std::cout << spsa::summary_json(run, s) << std::endl;
     if (!c.quiet) std::cerr << spsa::summary_text(run, s);
   } else {
     std::cout << spsa::summary_text(run, s) << std::flush;
   }
-  if (result.end == spsa::RunEnd::Error)
+  if (result.end == run::RunEnd::Error)
     std::cerr << "shogi-arena: error: " << utf8::printable(result.error) << std::endl;
-  if (result.end != spsa::RunEnd::Completed || !c.spsa.then_sprt) return s.exit_code;
+  if (result.end != run::RunEnd::Completed || !c.spsa.then_sprt) return s.exit_code;
 
   // A tune that only fitted noise is not shipped: the tuned values play the start values.
   std::vector<double> start;

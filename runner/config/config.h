@@ -90,7 +90,7 @@ struct OpeningSettings {
   OpeningOrder order = OpeningOrder::Sequential;
   uint64_t seed = 1;  // for the random order
   int plies = 0;      // keep at most this many moves of each opening; 0 = all of them (a book: walk depth, 8)
-  // A YaneuraOu book (tournament/book_openings.h): take moves within this many centipawns of a position's best, and
+  // A YaneuraOu book (openings/book_openings.h): take moves within this many centipawns of a position's best, and
   // keep the positions whose last book eval is within `balance` either side.
   std::optional<int> eval_window;
   std::optional<int> balance;
@@ -175,7 +175,7 @@ struct Config {
   // for a host alone); empty: no page.
   std::string web;
   stats::SprtConfig sprt;
-  // The rating list of more than two engines (tournament/ratings.h) puts this engine at rating_anchor_elo; empty:
+  // The rating list of more than two engines (standings/ratings.h) puts this engine at rating_anchor_elo; empty:
   // the ratings' mean is 0.
   std::string rating_anchor;
   double rating_anchor_elo = 0;
@@ -185,7 +185,7 @@ struct Config {
   // seconds shared by both engines (a CSA game name carries it), and no pondering.
   bool via_csa_server = false;
   // One shard of a run spread over a cluster: "I/N", "auto" (a Slurm job array) or "auto/N" (a Kubernetes Indexed
-  // Job); empty for the whole run here. Resolved by tournament/shard.h, which reads the scheduler's variables.
+  // Job); empty for the whole run here. Resolved by journal/shard.h, which reads the scheduler's variables.
   std::string shard;
   // Engines from git refs and bench checks (runner/provision).
   std::vector<EngineSource> sources;  // one per engine

@@ -8,6 +8,7 @@
 
 #include "journal/file_tail.h"
 #include "journal/segments.h"
+#include "output/atomic_file.h"
 
 namespace arena::journal {
 
@@ -67,18 +68,10 @@ std::expected<MergeReport, std::string> merge_segments(const std::string& out_di
     for (FileTail tail(applied); const FileTail::Line& l : tail.read_new())  // complete lines: a torn one is left
       if (l.number > 1 && l.text.find_first_not_of(" \t\r") != std::string::npos) lines.push_back(l.text);
   }
-  const std::string temp = report.path + ".merging." + std::to_string(::getpid());
-  {
-    auto writer = JournalWriter::create(temp, header, true);
-    if (!writer) return std::unexpected(writer.error());
-    writer->set_sync_each_line(false);  // one sync at the end: the segments still hold every game
-    for (const std::string& line : lines)
-      if (auto w = writer->append(line); !w) return std::unexpected(w.error());
-    if (auto w = writer->sync(); !w) return std::unexpected(w.error());
-  }
-  fs::rename(temp, report.path, ec);
-  if (ec) return std::unexpected(report.path + ": cannot replace it: " + ec.message());
-  if (int d = ::open(out_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); d >= 0) ::fsync(d), ::close(d);
+  std::string text = to_json(header) + "\n";
+  for (const std::string& line : lines) text += line + "\n";
+  if (auto written = output::write_file_atomically(report.path, text); !written)
+    return std::unexpected(written.error());
   std::set<std::pair<int, int>> shards;
   for (const SegmentFile& f : merged->segments) {
     if (f.header.shard) shards.insert({f.header.shard->index, f.header.shard->count});

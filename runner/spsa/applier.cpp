@@ -9,6 +9,7 @@
 
 #include "journal/segments.h"
 #include "journal/spsa_pair.h"
+#include "output/atomic_file.h"
 #include "output/json.h"
 
 namespace arena::spsa {
@@ -47,15 +48,9 @@ std::optional<PublishedTheta> read_published_theta(const std::string& out_dir, s
 bool publish_theta(const std::string& out_dir, const PublishedTheta& p) {
   bj::array theta;
   for (double v : p.theta) theta.emplace_back(v);
-  const std::string path = theta_path(out_dir), temp = path + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << json::serialize(bj::object{{"applied", p.applied}, {"theta", std::move(theta)}}) << '\n';
-    if (!out.flush()) return false;
-  }
-  std::error_code ec;
-  fs::rename(temp, path, ec);
-  return !ec;
+  return output::write_file_atomically(
+             theta_path(out_dir), json::serialize(bj::object{{"applied", p.applied}, {"theta", std::move(theta)}}) + "\n")
+      .has_value();
 }
 
 Applier::Applier(std::string out_dir, journal::JournalHeader header)

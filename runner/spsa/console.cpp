@@ -8,7 +8,7 @@
 #include "config/spsa_params.h"
 #include "config/values.h"
 #include "output/json.h"
-#include "tournament/console.h"
+#include "standings/status_display.h"
 
 namespace arena::spsa {
 
@@ -28,22 +28,11 @@ std::string signed_fixed(double v, int decimals) {
   return s;
 }
 
-std::string faults_text(const tournament::EngineRecord& f) {
+std::string faults_text(const standings::EngineRecord& f) {
   return "crash " + std::to_string(f.crashes) + " stall " + std::to_string(f.stalls) + " time " +
          std::to_string(f.time_losses) + " illegal " + std::to_string(f.illegal_moves);
 }
 
-const char* end_name(RunEnd e) {
-  switch (e) {
-    case RunEnd::Completed:
-      return "completed";
-    case RunEnd::Interrupted:
-      return "interrupted";
-    case RunEnd::Error:
-      return "error";
-  }
-  return "error";
-}
 
 // The engine as it would be played with the tuned values: its configured options, the tuned ones set over them.
 game::EngineConfig tuned_engine(game::EngineConfig e, const Tuner& tuner) {
@@ -63,7 +52,7 @@ std::string status_line(const Progress& p, const std::vector<stats::SpsaParam>& 
   return s;
 }
 
-Console::Console(std::vector<stats::SpsaParam> params, tournament::StatusDisplay::Options options)
+Console::Console(std::vector<stats::SpsaParam> params, standings::StatusDisplay::Options options)
     : params_(std::move(params)), display_(options) {}
 
 void Console::pair_finished(const journal::SpsaPair&, const journal::JournaledGame& first,
@@ -71,7 +60,7 @@ void Console::pair_finished(const journal::SpsaPair&, const journal::JournaledGa
   display_.changed();
   if (display_.options().quiet) return;
   for (const journal::JournaledGame* g : {&first, &second})
-    if (tournament::is_fault(g->summary.termination)) display_.print(tournament::game_event_text(g->summary));
+    if (standings::is_fault(g->summary.termination)) display_.print(standings::game_event_text(g->summary));
 }
 
 void Console::tick(const Progress& progress) {
@@ -138,7 +127,7 @@ std::string summary_text(const Run& run, const Summary& sum) {
   const Tuner& t = run.tuner();
   std::string out = "\nSPSA of " + run.config().engines[0].name + ": " + std::to_string(p.pairs_done) + " of " +
                     std::to_string(p.pairs_total) + " pairs (" + std::to_string(sum.pairs_played) + " this run, " +
-                    std::to_string(sum.resumed_pairs) + " resumed), " + end_name(sum.end) + "\n";
+                    std::to_string(sum.resumed_pairs) + " resumed), " + run::to_string(sum.end) + "\n";
   out += theta_text(t);
   out += "Mean result of the last " + std::to_string(p.recent_pairs) +
          " pairs (theta+ wins minus theta- wins): " + (p.recent_pairs ? signed_fixed(p.recent_mean, 3) : "-") + "\n";
@@ -170,7 +159,7 @@ std::string summary_json(const Run& run, const Summary& sum) {
                                    {"value", final_values[i]}});
   bj::object o;
   o.emplace("type", "spsa");
-  o.emplace("end", end_name(sum.end));
+  o.emplace("end", run::to_string(sum.end));
   o.emplace("error", sum.error);
   o.emplace("exit_code", sum.exit_code);
   o.emplace("pairs_done", p.pairs_done);

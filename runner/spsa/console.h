@@ -7,7 +7,7 @@
 #include <string>
 
 #include "spsa/run.h"
-#include "tournament/status_display.h"
+#include "standings/status_display.h"
 
 namespace arena::spsa {
 
@@ -15,7 +15,7 @@ std::string status_line(const Progress& progress, const std::vector<stats::SpsaP
 
 class Console final : public Observer {
  public:
-  Console(std::vector<stats::SpsaParam> params, tournament::StatusDisplay::Options options);
+  Console(std::vector<stats::SpsaParam> params, standings::StatusDisplay::Options options);
   void pair_finished(const journal::SpsaPair& pair, const journal::JournaledGame& first,
                      const journal::JournaledGame& second, const Progress& progress) override;
   void tick(const Progress& progress) override;
@@ -25,7 +25,7 @@ class Console final : public Observer {
 
  private:
   std::vector<stats::SpsaParam> params_;
-  tournament::StatusDisplay display_;
+  standings::StatusDisplay display_;
 };
 
 // Each parameter from its start to theta ("  X   start 20  ->  58.31  (sent as 58; range 0..100)").

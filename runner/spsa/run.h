@@ -1,6 +1,7 @@
 #pragma once
 // An SPSA tuning run on this machine: one engine, its parameters perturbed both ways (theta+ plays theta-), a pair
-// of games at a time on a pool of worker threads, theta updated as each pair arrives (stats/spsa.h).
+// of games at a time on the run core's workers (run/run_core.h), theta updated as each pair arrives
+// (stats/spsa.h).
 //
 // Each worker owns two processes of the engine, "<name>+" and "<name>-", kept across pairs: before each game the
 // side's values are sent with setoption, then isready, and the game's usinewgame follows. Pair k plays the
@@ -20,28 +21,30 @@
 // given a shard up) or when its pairs are all journaled.
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <expected>
 #include <memory>
-#include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "config/config.h"
-#include "game/game_watch.h"
 #include "journal/journal.h"
 #include "journal/shard.h"
+#include "openings/openings.h"
+#include "run/engines.h"
+#include "run/records.h"
+#include "run/run_core.h"
+#include "run/schedule.h"
 #include "spsa/tuner.h"
-#include "tournament/engines.h"
-#include "tournament/openings.h"
-#include "tournament/records.h"
-#include "tournament/schedule.h"
-#include "tournament/tally.h"
+#include "standings/tally.h"
 
 namespace arena::spsa {
+
+using run::RunEnd;
+using run::RunResult;
 
 // Where the run stands, for status lines and pages.
 struct Progress {
@@ -50,28 +53,23 @@ struct Progress {
   std::vector<double> theta;
   double recent_mean = 0;  // mean result of the last (up to) 100 pairs
   int64_t recent_pairs = 0;
-  tournament::EngineRecord faults;  // both sides' crashes, stalls, time losses, illegal moves
+  standings::EngineRecord faults;  // both sides' crashes, stalls, time losses, illegal moves
 };
 
 // Told about the run as it goes, always under the run's lock (keep the calls short): pair_finished() and warning()
-// from worker threads, tick() from the thread that called run(), watch_game() excepted (see there).
-class Observer {
+// from worker threads, tick() from the thread that called run(), watch_game() excepted (run/run_core.h).
+class Observer : public run::Observer {
  public:
-  virtual ~Observer() = default;
   // A pair applied: its line's contents (theta after it included) and its two games.
   virtual void pair_finished(const journal::SpsaPair& /*pair*/, const journal::JournaledGame& /*first*/,
                              const journal::JournaledGame& /*second*/, const Progress& /*progress*/) {}
   virtual void tick(const Progress& /*progress*/) {}
-  virtual void warning(const std::string& /*text*/) {}
-  virtual void note(const std::string& /*text*/) {}
-  // A watcher for game `game` (0-based, two per pair) about to be played, from its worker without the lock.
-  virtual std::unique_ptr<game::GameWatcher> watch_game(int64_t /*game*/, int64_t /*pair*/) { return nullptr; }
 };
 
-// Several observers told in turn (the console and the live page); a game is watched by the first that wants to.
-class Observers final : public Observer {
+// Several observers told in turn (the console and the live page).
+class Observers final : public run::ObserverList<Observer> {
  public:
-  explicit Observers(std::vector<Observer*> observers) : observers_(std::move(observers)) {}
+  using ObserverList::ObserverList;
   void pair_finished(const journal::SpsaPair& pair, const journal::JournaledGame& first,
                      const journal::JournaledGame& second, const Progress& progress) override {
     for (Observer* o : observers_) o->pair_finished(pair, first, second, progress);
@@ -79,35 +77,20 @@ class Observers final : public Observer {
   void tick(const Progress& progress) override {
     for (Observer* o : observers_) o->tick(progress);
   }
-  void warning(const std::string& text) override {
-    for (Observer* o : observers_) o->warning(text);
-  }
-  void note(const std::string& text) override {
-    for (Observer* o : observers_) o->note(text);
-  }
-  std::unique_ptr<game::GameWatcher> watch_game(int64_t game, int64_t pair) override {
-    for (Observer* o : observers_)
-      if (auto w = o->watch_game(game, pair)) return w;
-    return nullptr;
-  }
-
- private:
-  std::vector<Observer*> observers_;
 };
 
-enum class RunEnd { Completed, Interrupted, Error };
+// The two sides of an SPSA run as engines of a run: "<name>+" (engine 0) and "<name>-" (engine 1), copies of the
+// tuned engine's configuration.
+std::vector<game::EngineConfig> spsa_sides(const game::EngineConfig& engine);
 
-struct RunResult {
-  RunEnd end = RunEnd::Completed;
-  std::string error;
-  int64_t pairs_played = 0;  // by this run
-};
-
-class Run {
+// The SPSA pairs for the run core.
+class Run final : private run::JobSource {
  public:
-  // `config.type` is Spsa with one engine; `openings` must not be empty.
-  Run(config::Config config, std::vector<tournament::Opening> openings, std::optional<journal::Shard> shard = {});
-  ~Run();
+  // `config.type` is Spsa with one engine; `openings` must not be empty. `factory` makes the two sides' engines
+  // (spsa_sides()).
+  Run(config::Config config, std::vector<openings::Opening> openings, run::EngineFactory factory,
+      std::optional<journal::Shard> shard = {});
+  ~Run() override;
 
   // Starts the engine once to check every parameter against its own options (a name it lacks, or a spin whose
   // range does not hold MIN..MAX, is a one-line error naming the parameter); creates the output folder and the
@@ -123,6 +106,7 @@ class Run {
   const std::string& journal_path() const { return journal_path_; }
   const std::optional<journal::Shard>& shard() const { return shard_; }
   int64_t resumed_pairs() const { return resumed_; }
+  int64_t pairs_played() const { return played_; }
   // The pairs read back by --resume, in journal order (for the charts of theta).
   const std::vector<journal::SpsaPair>& resumed_history() const { return resumed_history_; }
   // The names of the two sides: "<name>+" and "<name>-".
@@ -130,37 +114,31 @@ class Run {
   const std::string& minus_name() const { return names_[1]; }
 
  private:
-  class Worker;
   std::expected<std::vector<bool>, std::string> check_engine_options();
-  std::expected<void, std::string> open_segment(journal::JournalHeader header, Observer& observer);
-  // The next pair for this process to play (with mutex_ held); false when there is none (or the run stops).
-  bool reserve_pair(int64_t& k);
+  std::optional<int64_t> claim() override;
+  void play(int64_t k, run::Worker& worker) override;
+  void tick() override;
   // A shard: waits (without the lock) until the coordinator has applied enough pairs for pair k; false if the run
-  // stops meanwhile.
-  // Gives up (fatal) when the coordinator has not published theta for spsa.coordinator_timeout_s.
-  bool wait_for_theta(int64_t k, Observer& observer);
-  bool stop_file_seen();
-  void worker(int id, Observer& observer);
-  void play_pairs(int id, Observer& observer);
+  // stops meanwhile. Gives up (fatal) when the coordinator has not published theta for
+  // spsa.coordinator_timeout_s.
+  bool wait_for_theta(int64_t k);
   // Journals a finished pair and applies it; false when the run is over (a journal error).
-  bool record(journal::SpsaPair& pair, PlayedGame games[2], Observer& observer);
+  bool record(journal::SpsaPair& pair, PlayedGame games[2]);
   Progress progress_locked() const;
-  void fatal(const std::string& error);
 
   config::Config config_;
-  std::vector<tournament::Opening> openings_;
-  tournament::Schedule schedule_;
+  std::vector<openings::Opening> openings_;
+  run::Schedule schedule_;
   std::optional<journal::Shard> shard_;
   std::string journal_path_;
   std::string names_[2];
-  tournament::RecordSettings records_;
-  tournament::EngineLogs logs_;
-  const std::atomic<bool>* external_stop_ = nullptr;  // the signal run() polls
+  run::RecordSettings records_;
+  run::RunCore core_;
   std::unique_ptr<Tuner> tuner_;
+  Observer* observer_ = nullptr;
 
-  mutable std::mutex mutex_;
-  std::set<std::string> said_;  // the engines' rule notices said so far (tournament/engines.h say_once)
-  tournament::Tally tally_;
+  // Guarded by the core's lock while run() runs.
+  standings::Tally tally_;
   journal::JournalWriter journal_;
   std::set<int64_t> done_;  // pairs journaled
   int64_t next_k_ = 1;
@@ -168,12 +146,6 @@ class Run {
   std::vector<journal::SpsaPair> resumed_history_;
   int64_t played_ = 0;
   std::deque<double> recent_;
-  std::atomic<bool> stop_{false};
-  bool interrupted_ = false;
-  bool stopped_by_file_ = false;
-  std::string fatal_;
-  int running_workers_ = 0;
-  std::condition_variable cv_;
 };
 
 }  // namespace arena::spsa

@@ -154,9 +154,7 @@ Result UsiClient::handshake(Deadline deadline, const std::atomic<bool>* interrup
 }
 
 std::optional<OptionSpec> UsiClient::find_option(std::string_view name) const {
-  for (const auto& o : options_)
-    if (iequals(o.name, name)) return o;
-  return implicit_usi_option(name);
+  return usi::find_option(options_, name);
 }
 
 Result UsiClient::check_option(std::string_view name, std::string_view value) const {

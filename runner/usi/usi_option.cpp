@@ -94,6 +94,12 @@ std::expected<OptionSpec, std::string> parse_option_line(std::string_view line) 
   return spec;
 }
 
+std::optional<OptionSpec> find_option(const std::vector<OptionSpec>& options, std::string_view name) {
+  for (const auto& o : options)
+    if (iequals(o.name, name)) return o;
+  return implicit_usi_option(name);
+}
+
 std::optional<OptionSpec> implicit_usi_option(std::string_view name) {
   if (iequals(name, "USI_Hash")) return OptionSpec{"USI_Hash", OptionType::Spin, "256", 1, INT32_MAX, {}};
   if (iequals(name, "USI_Ponder")) return OptionSpec{"USI_Ponder", OptionType::Check, "false", {}, {}, {}};

@@ -28,6 +28,8 @@ std::expected<OptionSpec, std::string> parse_option_line(std::string_view line);
 
 // Options every USI engine accepts without advertising them (the GUI always sends them).
 std::optional<OptionSpec> implicit_usi_option(std::string_view name);
+// The option `name` among an engine's declared `options` (names compare without case), else an implicit one.
+std::optional<OptionSpec> find_option(const std::vector<OptionSpec>& options, std::string_view name);
 
 // Checks `value` against the option's type and range. The error says what is allowed, e.g.
 // "option 'Hash' must be an integer from 1 to 131072, not '0'".

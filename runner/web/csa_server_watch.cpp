@@ -36,7 +36,7 @@ void CsaServerWatch::progress(const csa::CsaGameProgress& p) {
   if (added) {
     g.number = next_number_++;
     g.watcher = state_.watch(g.number, 0, 0);
-    g.follower = std::make_unique<tournament::CsaGameFollower>(*g.watcher);
+    g.follower = std::make_unique<relay::CsaGameFollower>(*g.watcher);
   }
   g.follower->progress(p);
   if (added) publish_status();

@@ -14,7 +14,7 @@
 
 #include "csa/server/config.h"
 #include "game/game_watch.h"
-#include "tournament/csa_game_follower.h"
+#include "relay/csa_game_follower.h"
 #include "web/live_state.h"
 
 namespace arena::web {
@@ -30,7 +30,7 @@ class CsaServerWatch {
   struct Game {
     int64_t number = 0;
     std::unique_ptr<game::GameWatcher> watcher;
-    std::unique_ptr<tournament::CsaGameFollower> follower;  // tells `watcher`
+    std::unique_ptr<relay::CsaGameFollower> follower;  // tells `watcher`
   };
   void publish_status();
 

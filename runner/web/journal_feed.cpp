@@ -5,8 +5,8 @@
 
 #include "journal/segments.h"
 #include "journal/spsa_pair.h"
-#include "tournament/journal_stats.h"
-#include "tournament/summary.h"
+#include "standings/journal_stats.h"
+#include "standings/summary.h"
 #include "web/live_state.h"
 
 namespace arena::web {
@@ -123,7 +123,7 @@ int64_t JournalFeed::poll() {
 void JournalFeed::tally() {
   journal::JournalContents contents;
   contents.header = header_;
-  tournament::JournalStandings st = tournament::standings_of(contents);
+  standings::JournalStandings st = standings::standings_of(contents);
   counted_ = 0;
   std::set<int64_t> pairs;
   for (const auto& [pair, lines] : lines_) pairs.insert(pair);
@@ -136,10 +136,10 @@ void JournalFeed::tally() {
       ++counted_;
     }
   }
-  tournament::Summary summary;
+  standings::Summary summary;
   summary.info = st.info;
-  standings_json_ = tournament::summary_json(st.tally, summary);
-  status_ = tournament::status_line(st.tally, st.info);
+  standings_json_ = standings::summary_json(st.tally, summary);
+  status_ = standings::status_line(st.tally, st.info);
   publish_standings();
 }
 

@@ -3,7 +3,7 @@
 // It reads only what the journal files gained since its last look (each file's offset is kept; a line still being
 // written waits for its newline), so a look costs the new lines, not the whole journal.
 //
-// What it publishes: the standings, tallied from the games kept by the merge's rule (tournament/segments.h: per
+// What it publishes: the standings, tallied from the games kept by the merge's rule (journal/segments.h: per
 // pair, one line per game and attempt, up to the first complete valid attempt; the pairs an SPRT was decided on
 // from OUT/sprt-decision.jsonl), so that the page agrees with `stats OUT` on the same files; and the finished games
 // as they arrive, each replayable from its line. The shards publish no boards, so the page shows no game in

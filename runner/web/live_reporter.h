@@ -9,7 +9,7 @@
 #include <chrono>
 #include <cstdint>
 
-#include "tournament/summary.h"
+#include "standings/summary.h"
 #include "tournament/tournament.h"
 #include "web/live_state.h"
 
@@ -17,23 +17,23 @@ namespace arena::web {
 
 class LiveReporter final : public tournament::Observer {
  public:
-  LiveReporter(LiveState& state, tournament::RunInfo info) : state_(state), info_(std::move(info)) {}
+  LiveReporter(LiveState& state, standings::RunInfo info) : state_(state), info_(std::move(info)) {}
 
   void game_finished(const journal::JournaledGame& game, const std::vector<std::string>& records,
-                     const tournament::Tally& tally) override;
-  void tick(const tournament::Tally& tally) override;
-  std::unique_ptr<game::GameWatcher> watch_game(const tournament::ScheduledGame& scheduled, int attempt) override;
+                     const standings::Tally& tally) override;
+  void tick(const standings::Tally& tally) override;
+  std::unique_ptr<game::GameWatcher> watch_game(const run::ScheduledGame& scheduled, int attempt) override;
 
   // The standings as the run left them (after Tournament::run, which no longer ticks).
-  void publish_final(const tournament::Tally& tally) { publish(tally); }
+  void publish_final(const standings::Tally& tally) { publish(tally); }
 
   static constexpr std::chrono::milliseconds STANDINGS_INTERVAL{250};
 
  private:
-  void publish(const tournament::Tally& tally);
+  void publish(const standings::Tally& tally);
 
   LiveState& state_;
-  tournament::RunInfo info_;
+  standings::RunInfo info_;
   int64_t published_ = -1;  // journaled games when the standings were last published
   std::chrono::steady_clock::time_point published_at_;
 };

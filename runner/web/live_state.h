@@ -31,7 +31,7 @@ class LiveState {
 
   explicit LiveState(std::string title);
 
-  // The standings: the run's summary JSON (tournament/report.h summary_json) and its one-line status.
+  // The standings: the run's summary JSON (standings/summary.h summary_json) and its one-line status.
   void set_standings(std::string summary_json, std::string status_line);
   // An SPSA run's charts (web/spsa_chart.h), shown above the games.
   void set_spsa(std::string chart_json);

@@ -231,7 +231,7 @@ function thinkText(info) {
 
 function fmt(v, digits = 1) { return v === null || v === undefined ? "–" : Number(v).toFixed(digits); }
 
-// The standings (tournament/report.h summary_json) as HTML: the pairings' table, the engines' table with their
+// The standings (standings/summary.h summary_json) as HTML: the pairings' table, the engines' table with their
 // faults, and the SPRT's line with its LLR between the bounds.
 // An SPSA run's charts (web/spsa_chart.h's data): one per parameter, theta over the pairs within the parameter's
 // range, the band theta +/- c_k of what its two sides played, the start as a dashed line.
@@ -293,7 +293,7 @@ function standingsHtml(st) {
   return { pairings: p, engines: e, sprt, ratings: ratingsHtml(st), cross: crossTableHtml(st) };
 }
 
-// The rating list of more than two engines (tournament/ratings.h): rank, Elo with its 95 % interval, games, score,
+// The rating list of more than two engines (standings/ratings.h): rank, Elo with its 95 % interval, games, score,
 // and the likelihood that each engine is stronger than the next.
 function ratingsHtml(st) {
   const r = st.ratings;

@@ -12,10 +12,10 @@
 #include "output/json.h"
 #include "output/result_json.h"
 #include "rules/notation.h"
-#include "tournament/journal_stats.h"
-#include "tournament/ratings.h"
-#include "tournament/summary.h"
-#include "tournament/tally.h"
+#include "standings/journal_stats.h"
+#include "standings/ratings.h"
+#include "standings/summary.h"
+#include "standings/tally.h"
 #include "web/game_row.h"
 #include "web/spsa_chart.h"
 
@@ -142,7 +142,7 @@ ReportData report_data(const journal::JournalContents& contents, const std::stri
   // The standings at the end, and the Elo of each pairing and the LLR as the games came in (at most ~600 points).
   journal::JournalContents no_games;
   no_games.header = contents.header;
-  tournament::JournalStandings running = tournament::standings_of(no_games);
+  standings::JournalStandings running = standings::standings_of(no_games);
   const std::optional<stats::SprtConfig> sprt = running.info.sprt;
   const size_t lines = contents.games.size();
   const size_t stride = std::max<size_t>(1, lines / 600);
@@ -152,7 +152,7 @@ ReportData report_data(const journal::JournalContents& contents, const std::stri
   std::vector<bj::array> elo, lower, upper, rating;
   // A point of the rating chart and one of the Elo and LLR charts, after `games` games.
   auto sample_ratings = [&](size_t games) {
-    const auto list = tournament::rating_list(running.tally, running.info);
+    const auto list = standings::rating_list(running.tally, running.info);
     rating.resize(running.tally.engines().size());
     rating_xs.emplace_back(int64_t(games));
     for (size_t e = 0; e < rating.size(); ++e) {
@@ -173,7 +173,7 @@ ReportData report_data(const journal::JournalContents& contents, const std::stri
       lower[p].push_back(s ? finite_or_null(s->elo.lower) : bj::value(nullptr));
       upper[p].push_back(s ? finite_or_null(s->elo.upper) : bj::value(nullptr));
     }
-    if (sprt) llr.push_back(finite_or_null(tournament::sprt_status(running.tally, *sprt).llr));
+    if (sprt) llr.push_back(finite_or_null(standings::sprt_status(running.tally, *sprt).llr));
   };
   // The games shown: every line but a second one of the same game (a hand-edited or spliced journal), which the
   // standings leave out too. `game[k]` is the k-th game's index in contents.
@@ -186,12 +186,12 @@ ReportData report_data(const journal::JournalContents& contents, const std::stri
       continue;
     }
     game.push_back(line);
-    const bool rated = tournament::has_rating_list(running.tally, running.info);
+    const bool rated = standings::has_rating_list(running.tally, running.info);
     if (rated && game.size() % rating_stride == 0) sample_ratings(game.size());
     if (game.size() % stride == 0) sample_pairings(game.size());
   }
   // The last game is always a point.
-  if (!game.empty() && tournament::has_rating_list(running.tally, running.info) &&
+  if (!game.empty() && standings::has_rating_list(running.tally, running.info) &&
       (rating_xs.empty() || rating_xs.back().as_int64() != int64_t(game.size())))
     sample_ratings(game.size());
   if (!game.empty() && (xs.empty() || xs.back().as_int64() != int64_t(game.size()))) sample_pairings(game.size());
@@ -228,13 +228,13 @@ ReportData report_data(const journal::JournalContents& contents, const std::stri
     series.emplace("bounds", nullptr);
   }
 
-  tournament::Summary summary;
+  standings::Summary summary;
   summary.info = running.info;
   summary.journal = source;
   if (sprt && sprt_status(running.tally, *sprt).verdict != stats::SprtVerdict::Continue)
-    summary.end = tournament::RunEnd::SprtDecided;
+    summary.end = run::RunEnd::SprtDecided;
   bj::value summary_value = nullptr;
-  if (auto parsed = json::parse(tournament::summary_json(running.tally, summary))) summary_value = std::move(*parsed);
+  if (auto parsed = json::parse(standings::summary_json(running.tally, summary))) summary_value = std::move(*parsed);
 
   // Terminations: how the games ended, by result; and for each engine, its wins, losses and draws by termination.
   std::map<std::string, std::array<int64_t, 4>> by_termination;                    // black, white, draw, not scored

@@ -33,8 +33,8 @@ void SpsaReporter::publish(const spsa::Progress& progress) {
   state_.set_spsa(history_.json());
 }
 
-std::unique_ptr<game::GameWatcher> SpsaReporter::watch_game(int64_t game, int64_t pair) {
-  return state_.watch(game, int(pair), 0);
+std::unique_ptr<game::GameWatcher> SpsaReporter::watch_game(const run::ScheduledGame& scheduled, int attempt) {
+  return state_.watch(scheduled.index, int(scheduled.pair), attempt);
 }
 
 }  // namespace arena::web

@@ -19,7 +19,7 @@ class SpsaReporter final : public spsa::Observer {
   void pair_finished(const journal::SpsaPair& pair, const journal::JournaledGame& first,
                      const journal::JournaledGame& second, const spsa::Progress& progress) override;
   void tick(const spsa::Progress& progress) override;
-  std::unique_ptr<game::GameWatcher> watch_game(int64_t game, int64_t pair) override;
+  std::unique_ptr<game::GameWatcher> watch_game(const run::ScheduledGame& scheduled, int attempt) override;
 
  private:
   void publish(const spsa::Progress& progress);

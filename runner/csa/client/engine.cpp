@@ -1,5 +1,6 @@
 #include "csa/client/engine.h"
 
+#include "config/config.h"
 #include "csa/client/config.h"
 #include "csa/client/log.h"
 #include "game/engine_start.h"
@@ -62,6 +63,14 @@ game::RuleOptions ClientEngine::set_rules(const game::GameRules& rules) {
     }
   told_rules_ = rules;
   return told;
+}
+
+std::expected<void, std::string> ClientEngine::set_options(const game::OptionList& options) {
+  config::merge_options(config_.options, options);
+  if (!running()) return start();
+  if (auto ok = game::set_options(*client_, options, config_.startup_timeout); !ok)
+    return std::unexpected("engine '" + name_ + "' (" + config_.command + "): " + ok.error());
+  return {};
 }
 
 std::expected<void, std::string> ClientEngine::ensure_ready() {

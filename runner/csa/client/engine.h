@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "game/engine_start.h"
 #include "game/game.h"
 #include "usi/usi_client.h"
 
@@ -33,6 +34,9 @@ class ClientEngine {
   // game), and at every later start. The notes and warnings are for the log; a failure to set them is one of the
   // warnings.
   game::RuleOptions set_rules(const game::GameRules& rules);
+  // New values for options (an SPSA side's), sent to the running engine and kept for its later starts (a restart
+  // after a crash mid-game plays on with them). The error names the engine.
+  std::expected<void, std::string> set_options(const game::OptionList& options);
   // quit, a short grace period, kill; always reaped.
   void stop();
   bool running() const;

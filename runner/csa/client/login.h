@@ -1,7 +1,7 @@
 #pragma once
 // The two steps before a game on a CSA server (csa-protocol.md §2, §3): LOGIN, and the wait for the server's
 // Game_Summary. Shared by the client session (client/session.h) and the tournament's relay through the built-in
-// server (tournament/csa_server_engines.h), so both read the server's answers the same way.
+// server (relay/csa_server_engines.h), so both read the server's answers the same way.
 
 #include <chrono>
 #include <functional>

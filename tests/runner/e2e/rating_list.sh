@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The rating list of more than two engines (tournament/ratings.h): a round robin of four engines of known order of
+# The rating list of more than two engines (standings/ratings.h): a round robin of four engines of known order of
 # strength (the built-in engine at 20,000 and at 2,000 nodes a move, and two mocks of the --optimum model, which
 # resign the sooner the farther they are from the optimum) lists them in that order with mean 0, in the console,
 # the JSON, `stats`, the live page and the report; an anchor puts one engine at a given rating without changing the

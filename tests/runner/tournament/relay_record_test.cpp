@@ -9,8 +9,8 @@
 
 #include "output/result_json.h"
 #include "rules/position.h"
-#include "tournament/csa_server_engines.h"
-#include "tournament/engines.h"
+#include "relay/csa_server_engines.h"
+#include "run/engines.h"
 
 using namespace arena;
 using namespace std::chrono_literals;
@@ -35,7 +35,7 @@ std::vector<game::EngineConfig> engines() {
   return list;
 }
 
-PlayedGame play_one(tournament::EngineFactory factory) {
+PlayedGame play_one(run::EngineFactory factory) {
   auto worker = factory(0);
   REQUIRE(worker->prepare(0).has_value());
   REQUIRE(worker->prepare(1).has_value());
@@ -51,8 +51,8 @@ TEST_CASE("a mate of unknown distance: the same journal fields directly and thro
   shogi::Position::init();
   game::GameOptions options;
   options.max_plies = 8;
-  const PlayedGame direct = play_one(tournament::make_usi_engines(engines(), options, {}));
-  auto relay = tournament::make_csa_server_engines(engines(), options, {});
+  const PlayedGame direct = play_one(run::make_usi_engines(engines(), options, {}));
+  auto relay = relay::make_csa_server_engines(engines(), options, {});
   REQUIRE_MESSAGE(relay.has_value(), (relay ? "" : relay.error()));
   const PlayedGame relayed = play_one(*relay);
 

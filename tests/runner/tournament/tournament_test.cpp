@@ -9,7 +9,7 @@
 #include <map>
 #include <set>
 
-#include "fake_engines.h"
+#include "runner/run/fake_engines.h"
 #include "rules/position.h"
 #include "support/temp_dir.h"
 #include "tournament/tournament.h"
@@ -17,8 +17,8 @@
 using namespace arena;
 using namespace arena::tournament;
 using namespace arena::journal;
-using arena::tournament::testing::fake_factory;
-using arena::tournament::testing::Script;
+using arena::run::testing::fake_factory;
+using arena::run::testing::Script;
 namespace fs = std::filesystem;
 using test_support::TempDir;
 
@@ -43,7 +43,7 @@ config::Config make_config(config::TournamentType type, int engines, int rounds,
   return c;
 }
 
-std::vector<Opening> openings() {
+std::vector<openings::Opening> test_openings() {
   return {{"startpos", "a"},
           {"startpos moves 7g7f", "b"},
           {"startpos moves 7g7f 3c3d", "c"},
@@ -55,7 +55,7 @@ std::vector<Opening> openings() {
 class StopAfter : public Observer {
  public:
   StopAfter(std::atomic<bool>& flag, int64_t after) : flag_(flag), after_(after) {}
-  void game_finished(const journal::JournaledGame&, const std::vector<std::string>&, const Tally& tally) override {
+  void game_finished(const journal::JournaledGame&, const std::vector<std::string>&, const standings::Tally& tally) override {
     if (tally.journaled() >= after_) flag_ = true;
   }
   void warning(const std::string& text) override { warnings.push_back(text); }
@@ -68,17 +68,19 @@ class StopAfter : public Observer {
 
 struct Run {
   RunResult result;
-  std::vector<PairingRecord> pairings;
+  int64_t games_played = 0;
+  std::vector<standings::PairingRecord> pairings;
   int64_t scored = 0;
   int exit = -1;
 };
 
-Run run(const config::Config& c, Script& s, Observer& observer, const std::atomic<bool>* stop = nullptr) {
-  Tournament t(c, openings(), fake_factory(s));
+Run play_run(const config::Config& c, Script& s, Observer& observer, const std::atomic<bool>* stop = nullptr) {
+  Tournament t(c, test_openings(), fake_factory(s));
   auto opened = t.open(observer);
   REQUIRE_MESSAGE(opened, (opened ? "" : opened.error()));
   Run r;
   r.result = t.run(observer, stop);
+  r.games_played = t.games_played();
   r.pairings = t.tally().pairings();
   r.scored = t.tally().scored();
   r.exit = exit_code(r.result, c, t.tally());
@@ -94,7 +96,7 @@ std::vector<std::tuple<int64_t, int, bool>> journal_games(const std::string& pat
   return out;
 }
 
-void check_same_scores(const std::vector<PairingRecord>& a, const std::vector<PairingRecord>& b) {
+void check_same_scores(const std::vector<standings::PairingRecord>& a, const std::vector<standings::PairingRecord>& b) {
   REQUIRE(a.size() == b.size());
   for (size_t i = 0; i < a.size(); ++i) {
     CHECK(a[i].wdl == b[i].wdl);
@@ -111,9 +113,9 @@ TEST_CASE("a complete gauntlet; the standings do not depend on concurrency") {
   Observer quiet;
   Script s1(3);
   config::Config c1 = make_config(config::TournamentType::Gauntlet, 3, 6, 1, dir.path / "c1");
-  Run one = run(c1, s1, quiet);
+  Run one = play_run(c1, s1, quiet);
   CHECK(one.result.end == RunEnd::Completed);
-  CHECK(one.result.games_played == 24);
+  CHECK(one.games_played == 24);
   CHECK(one.scored == 24);
   CHECK(one.exit == 0);
   REQUIRE(one.pairings.size() == 2);
@@ -130,7 +132,7 @@ TEST_CASE("a complete gauntlet; the standings do not depend on concurrency") {
 
   Script s4(3);
   config::Config c4 = make_config(config::TournamentType::Gauntlet, 3, 6, 4, dir.path / "c4");
-  Run four = run(c4, s4, quiet);
+  Run four = play_run(c4, s4, quiet);
   CHECK(four.scored == 24);
   check_same_scores(one.pairings, four.pairings);
   CHECK(s4.live == 0);
@@ -139,7 +141,7 @@ TEST_CASE("a complete gauntlet; the standings do not depend on concurrency") {
     Script s(4);
     config::Config c = make_config(config::TournamentType::RoundRobin, 4, 2, 3, dir.path / "rr");
     c.restart = config::RestartPolicy::Always;
-    Run r = run(c, s, quiet);
+    Run r = play_run(c, s, quiet);
     CHECK(r.scored == 24);
     CHECK(r.pairings.size() == 6);
     int starts = 0;
@@ -154,14 +156,14 @@ TEST_CASE("the journal is not overwritten by accident") {
   Observer quiet;
   Script s(2);
   config::Config c = make_config(config::TournamentType::Gauntlet, 2, 2, 1, dir.path);
-  run(c, s, quiet);
-  Tournament again(c, openings(), fake_factory(s));
+  play_run(c, s, quiet);
+  Tournament again(c, test_openings(), fake_factory(s));
   auto e = again.open(quiet);
   REQUIRE_FALSE(e);
   CHECK(e.error().find("the journal already exists; use --resume") != std::string::npos);
   c.overwrite = true;
-  Run r = run(c, s, quiet);
-  CHECK(r.result.games_played == 4);
+  Run r = play_run(c, s, quiet);
+  CHECK(r.games_played == 4);
   CHECK(journal_games(c.output.journal).size() == 4);
 }
 
@@ -173,7 +175,7 @@ TEST_CASE("a pair broken by a crash is replayed") {
     Script s(2);
     s.crash = [](int call) { return call == 4; };  // game 3 (pair 1's second game) crashes
     config::Config c = make_config(config::TournamentType::Gauntlet, 2, 3, 1, dir.path);
-    Tournament t(c, openings(), fake_factory(s));
+    Tournament t(c, test_openings(), fake_factory(s));
     REQUIRE(t.open(quiet));
     RunResult r = t.run(quiet, nullptr);
     CHECK(r.end == RunEnd::Completed);
@@ -190,14 +192,14 @@ TEST_CASE("a pair broken by a crash is replayed") {
     // The standings are those of a run without the crash.
     Script clean(2);
     config::Config c2 = make_config(config::TournamentType::Gauntlet, 2, 3, 1, dir.path / "clean");
-    check_same_scores(t.tally().pairings(), run(c2, clean, quiet).pairings);
+    check_same_scores(t.tally().pairings(), play_run(c2, clean, quiet).pairings);
   }
   SUBCASE("without replays the crash is scored") {
     Script s(2);
     s.crash = [](int call) { return call == 5; };  // e0 crashes as black in game 4, a drawn game otherwise
     config::Config c = make_config(config::TournamentType::Gauntlet, 2, 3, 1, dir.path);
     c.replay_broken_pairs = false;
-    Run r = run(c, s, quiet);
+    Run r = play_run(c, s, quiet);
     CHECK(r.scored == 6);
     CHECK(journal_games(c.output.journal).size() == 6);
     CHECK(r.pairings[0].wdl == stats::WdlCounts{4, 1, 1});
@@ -207,7 +209,7 @@ TEST_CASE("a pair broken by a crash is replayed") {
     s.crash = [](int) { return true; };
     config::Config c = make_config(config::TournamentType::Gauntlet, 2, 1, 1, dir.path);
     c.max_replays = 2;
-    Run r = run(c, s, quiet);
+    Run r = play_run(c, s, quiet);
     CHECK(r.result.end == RunEnd::Completed);
     CHECK(r.scored == 2);
     // attempt 0: game 0 broke (1 line); attempt 1: game 0 broke; attempt 2: both games scored.
@@ -221,14 +223,14 @@ TEST_CASE("interrupted and resumed: every scheduled game exactly once") {
   Observer quiet;
   Script reference(3);
   const config::Config ref_config = make_config(config::TournamentType::Gauntlet, 3, 8, 2, dir.path / "ref");
-  Run expected = run(ref_config, reference, quiet);
+  Run expected = play_run(ref_config, reference, quiet);
 
   config::Config c = make_config(config::TournamentType::Gauntlet, 3, 8, 3, dir.path / "run");
   Script s(3);
   s.think = std::chrono::milliseconds(5);
   std::atomic<bool> stop{false};
   StopAfter observer(stop, 7);
-  Run first = run(c, s, observer, &stop);
+  Run first = play_run(c, s, observer, &stop);
   CHECK(first.result.end == RunEnd::Interrupted);
   CHECK(first.exit == 2);
   CHECK(s.live == 0);
@@ -242,7 +244,7 @@ TEST_CASE("interrupted and resumed: every scheduled game exactly once") {
     config::Config other = c;
     other.resume = true;
     other.rounds = 9;
-    Tournament t(other, openings(), fake_factory(s));
+    Tournament t(other, test_openings(), fake_factory(s));
     auto e = t.open(quiet);
     REQUIRE_FALSE(e);
     // The difference named, not only that the schedule's digest differs.
@@ -255,12 +257,12 @@ TEST_CASE("interrupted and resumed: every scheduled game exactly once") {
     Script s2(3);
     StopAfter watcher(stop, 1000);
     stop = false;
-    Tournament t(c, openings(), fake_factory(s2));
+    Tournament t(c, test_openings(), fake_factory(s2));
     REQUIRE(t.open(watcher));
     CHECK(t.resumed_games() == int64_t(journaled));
     RunResult r = t.run(watcher, &stop);
     CHECK(r.end == RunEnd::Completed);
-    CHECK(r.games_played == 32 - int64_t(journaled));
+    CHECK(t.games_played() == 32 - int64_t(journaled));
     // The torn line; and, on a machine with fewer than 3 hardware threads, the concurrency.
     const auto not_concurrency = std::count_if(watcher.warnings.begin(), watcher.warnings.end(),
                                                [](const std::string& w) { return !w.starts_with("concurrency "); });
@@ -289,7 +291,7 @@ TEST_CASE("SPRT: stops at the verdict; the exit code tells it") {
     return black == 0 ? Outcome::BlackWin : Outcome::WhiteWin;
   };
   SUBCASE("H1") {
-    Run r = run(c, s, quiet);
+    Run r = play_run(c, s, quiet);
     CHECK(r.result.end == RunEnd::SprtDecided);
     CHECK(r.exit == 0);
     CHECK(r.scored < 2000);
@@ -299,14 +301,14 @@ TEST_CASE("SPRT: stops at the verdict; the exit code tells it") {
       if (position.size() % 3 == 0) return black == 0 ? Outcome::BlackWin : Outcome::WhiteWin;
       return black == 0 ? Outcome::WhiteWin : Outcome::BlackWin;
     };
-    Run r = run(c, s, quiet);
+    Run r = play_run(c, s, quiet);
     CHECK(r.result.end == RunEnd::SprtDecided);
     CHECK(r.exit == 1);
   }
   SUBCASE("inconclusive at the maximum") {
     c.rounds = 3;
     s.result = [](int, int, const std::string&) { return Outcome::Draw; };
-    Run r = run(c, s, quiet);
+    Run r = play_run(c, s, quiet);
     CHECK(r.result.end == RunEnd::Completed);
     CHECK(r.scored == 6);
     CHECK(r.exit == 2);
@@ -321,7 +323,7 @@ TEST_CASE("an engine that cannot start") {
     Script s(2);
     s.fail_start = [](int e, int) { return e == 1; };
     config::Config c = make_config(config::TournamentType::Gauntlet, 2, 4, 2, dir.path);
-    Run r = run(c, s, quiet);
+    Run r = play_run(c, s, quiet);
     CHECK(r.result.end == RunEnd::Error);
     CHECK(r.result.error.starts_with("e1: usi: no answer"));
     CHECK(r.exit == 2);
@@ -330,7 +332,7 @@ TEST_CASE("an engine that cannot start") {
     // --overwrite needed; and so does --resume with other settings.
     REQUIRE(fs::exists(c.output.journal));
     Script fixed(2);
-    Run again = run(c, fixed, quiet);
+    Run again = play_run(c, fixed, quiet);
     CHECK(again.result.end == RunEnd::Completed);
     CHECK(again.scored == 8);
     CHECK(journal_games(c.output.journal).size() == 8);
@@ -339,11 +341,11 @@ TEST_CASE("an engine that cannot start") {
     Script s(2);
     s.fail_start = [](int e, int) { return e == 1; };
     config::Config c = make_config(config::TournamentType::Gauntlet, 2, 4, 2, dir.path);
-    REQUIRE(run(c, s, quiet).result.end == RunEnd::Error);
+    REQUIRE(play_run(c, s, quiet).result.end == RunEnd::Error);
     Script fixed(2);
     config::Config other = make_config(config::TournamentType::Gauntlet, 2, 2, 2, dir.path);
     other.resume = true;
-    Run again = run(other, fixed, quiet);
+    Run again = play_run(other, fixed, quiet);
     CHECK(again.result.end == RunEnd::Completed);
     CHECK(again.scored == 4);
   }
@@ -352,7 +354,7 @@ TEST_CASE("an engine that cannot start") {
     s.crash = [](int call) { return call == 1; };
     s.fail_start = [](int e, int n) { return e == 0 && n == 2; };  // e0's restart fails once
     config::Config c = make_config(config::TournamentType::Gauntlet, 2, 2, 1, dir.path);
-    Run r = run(c, s, quiet);
+    Run r = play_run(c, s, quiet);
     CHECK(r.result.end == RunEnd::Completed);
     CHECK(r.scored == 4);
     auto lines = journal_games(c.output.journal);
@@ -379,7 +381,7 @@ TEST_CASE("an engine that dies just before the runner's stop signal died with th
     return true;
   };
   config::Config c = make_config(config::TournamentType::Gauntlet, 2, 4, 1, dir.path / "j");
-  Run r = run(c, s, quiet, &stop);
+  Run r = play_run(c, s, quiet, &stop);
   signaller.join();
   CHECK(r.result.end == RunEnd::Interrupted);
   auto journal = read_journal(c.output.journal);
@@ -403,7 +405,7 @@ TEST_CASE("what the engines' starts tell of the rules is said once per run, howe
     void warning(const std::string& text) override { warnings.push_back(text); }
     std::vector<std::string> notes, warnings;
   } said;
-  Run r = run(c, s, said);
+  Run r = play_run(c, s, said);
   CHECK(r.result.end == RunEnd::Completed);
   int starts = 0;
   for (int n : s.starts) starts += n;

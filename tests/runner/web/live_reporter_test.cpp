@@ -37,11 +37,11 @@ journal::JournaledGame finished_game(int64_t i) {
 
 TEST_CASE("LiveReporter: the standings follow a burst of games at most every interval, and once more at the end") {
   web::LiveState state("test");
-  tournament::RunInfo info;
+  standings::RunInfo info;
   info.type = config::TournamentType::RoundRobin;
   info.total_games = 12;
   web::LiveReporter reporter(state, info);
-  tournament::Tally tally({"a", "b", "c"}, {{0, 1}, {0, 2}, {1, 2}}, 2);
+  standings::Tally tally({"a", "b", "c"}, {{0, 1}, {0, 2}, {1, 2}}, 2);
 
   reporter.tick(tally);  // the standings before the first game
   CHECK(published_games(state) == 0);

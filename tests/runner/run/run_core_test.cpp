@@ -1,0 +1,248 @@
+// The run core's end states for both kinds of run, a tournament and an SPSA tune, on the same scripted engines:
+// completed, stopped by OUT/STOP (a shard), interrupted by a signal, and fatal (an engine that cannot start). And
+// SPSA's sides get the tuner's values through the engines' seam before each game.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+
+#include "journal/journal.h"
+#include "journal/segments.h"
+#include "journal/shard.h"
+#include "rules/position.h"
+#include "runner/run/fake_engines.h"
+#include "spsa/run.h"
+#include "support/temp_dir.h"
+#include "tournament/tournament.h"
+
+using namespace arena;
+using arena::run::RunEnd;
+using arena::run::testing::fake_factory;
+using arena::run::testing::Script;
+using test_support::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<openings::Opening> some_openings() {
+  return {{"startpos", "a"}, {"startpos moves 7g7f", "b"}, {"startpos moves 2g2f 8c8d", "c"}};
+}
+
+config::Config base_config(config::TournamentType type, int engines, const fs::path& out) {
+  config::Config c;
+  c.type = type;
+  for (int i = 0; i < engines; ++i) {
+    game::EngineConfig e;
+    e.name = "e" + std::to_string(i);
+    e.command = "/bin/true";
+    e.time_control.base_ms = 1000;
+    c.engines.push_back(e);
+  }
+  c.rounds = 6;
+  c.concurrency = 2;
+  c.output.dir = out.string();
+  c.output.journal = (out / "journal.jsonl").string();
+  c.output.csa = false;
+  c.output.engine_logs = false;
+  return c;
+}
+
+config::Config spsa_config(const fs::path& out, int64_t pairs) {
+  config::Config c = base_config(config::TournamentType::Spsa, 1, out);
+  stats::SpsaParam p;
+  p.name = "X";
+  p.integer = true;
+  p.start = 50, p.min = 0, p.max = 100, p.c_end = 4, p.r_end = 0.002;
+  c.spsa.params = {p};
+  c.spsa.schedule.iterations = pairs;
+  return c;
+}
+
+// The spin option the SPSA runs tune.
+std::vector<usi::OptionSpec> x_option() { return {usi::OptionSpec{"X", usi::OptionType::Spin, "50", 0, 100, {}}}; }
+
+// Raises the stop flag (as a signal would) after `after` of the kind's events.
+class TournamentStop : public tournament::Observer {
+ public:
+  TournamentStop(std::atomic<bool>& flag, int64_t after) : flag_(flag), after_(after) {}
+  void game_finished(const journal::JournaledGame&, const std::vector<std::string>&,
+                     const standings::Tally& tally) override {
+    if (tally.journaled() >= after_) flag_ = true;
+  }
+
+ private:
+  std::atomic<bool>& flag_;
+  int64_t after_;
+};
+
+class SpsaStop : public spsa::Observer {
+ public:
+  SpsaStop(std::atomic<bool>& flag, int64_t after) : flag_(flag), after_(after) {}
+  void pair_finished(const journal::SpsaPair&, const journal::JournaledGame&, const journal::JournaledGame&,
+                     const spsa::Progress& progress) override {
+    if (progress.pairs_done >= after_) flag_ = true;
+  }
+
+ private:
+  std::atomic<bool>& flag_;
+  int64_t after_;
+};
+
+struct Ended {
+  run::RunResult result;
+  int64_t played = 0;
+};
+
+Ended run_tournament(const config::Config& c, Script& s, tournament::Observer& observer,
+                       std::optional<journal::Shard> shard = {}, const std::atomic<bool>* stop = nullptr) {
+  tournament::Tournament t(c, some_openings(), fake_factory(s), shard);
+  auto opened = t.open(observer);
+  REQUIRE_MESSAGE(opened, (opened ? "" : opened.error()));
+  Ended o;
+  o.result = t.run(observer, stop);
+  o.played = t.games_played();
+  return o;
+}
+
+Ended run_spsa(const config::Config& c, Script& s, spsa::Observer& observer,
+                 std::optional<journal::Shard> shard = {}, const std::atomic<bool>* stop = nullptr) {
+  spsa::Run r(c, some_openings(), fake_factory(s), shard);
+  auto opened = r.open(observer);
+  REQUIRE_MESSAGE(opened, (opened ? "" : opened.error()));
+  Ended o;
+  o.result = r.run(observer, stop);
+  o.played = r.pairs_played();
+  return o;
+}
+
+// OUT/STOP, as a coordinator writes it.
+void write_stop_file(const fs::path& out) {
+  fs::create_directories(out);
+  std::ofstream(out / "STOP") << "decided\n";
+}
+
+}  // namespace
+
+TEST_CASE("run core: a tournament ends completed, stopped by OUT/STOP, interrupted, or in error") {
+  shogi::Position::init();
+  TempDir dir("core-tournament");
+  tournament::Observer quiet;
+
+  SUBCASE("completed") {
+    Script s(2);
+    const Ended o = run_tournament(base_config(config::TournamentType::Gauntlet, 2, dir.path), s, quiet);
+    CHECK(o.result.end == RunEnd::Completed);
+    CHECK(o.played == 12);
+    CHECK(s.live == 0);
+  }
+  SUBCASE("stopped by OUT/STOP: a shard starts no pair") {
+    Script s(2);
+    write_stop_file(dir.path);
+    const Ended o = run_tournament(base_config(config::TournamentType::Gauntlet, 2, dir.path), s, quiet,
+                                     journal::Shard{0, 2});
+    CHECK(o.result.end == RunEnd::Stopped);
+    CHECK(o.played == 0);
+  }
+  SUBCASE("interrupted by a signal") {
+    Script s(2);
+    s.think = std::chrono::milliseconds(5);
+    std::atomic<bool> stop{false};
+    TournamentStop observer(stop, 3);
+    const Ended o =
+        run_tournament(base_config(config::TournamentType::Gauntlet, 2, dir.path), s, observer, {}, &stop);
+    CHECK(o.result.end == RunEnd::Interrupted);
+    CHECK(o.played >= 3);
+    CHECK(o.played < 12);
+    CHECK(s.live == 0);
+  }
+  SUBCASE("fatal: an engine that never starts") {
+    Script s(2);
+    s.fail_start = [](int e, int) { return e == 1; };
+    const Ended o = run_tournament(base_config(config::TournamentType::Gauntlet, 2, dir.path), s, quiet);
+    CHECK(o.result.end == RunEnd::Error);
+    CHECK(o.result.error.starts_with("e1: usi: no answer"));
+  }
+}
+
+TEST_CASE("run core: an SPSA run ends completed, stopped by OUT/STOP, interrupted, or in error") {
+  shogi::Position::init();
+  TempDir dir("core-spsa");
+  spsa::Observer quiet;
+
+  SUBCASE("completed, each side sent its values before each game") {
+    Script s(2);
+    s.names = {"e0+", "e0-"};
+    s.options = x_option();
+    const Ended o = run_spsa(spsa_config(dir.path, 5), s, quiet);
+    CHECK(o.result.end == RunEnd::Completed);
+    CHECK(o.played == 5);
+    CHECK(s.live == 0);
+    // Two sides of two games a pair, each told X before its game.
+    REQUIRE(s.options_sent.size() == 20);
+    for (const game::OptionList& sent : s.options_sent) {
+      REQUIRE(sent.size() == 1);
+      CHECK(sent[0].first == "X");
+      const int x = std::stoi(sent[0].second);
+      CHECK(x >= 0);
+      CHECK(x <= 100);
+    }
+    auto journal = journal::read_journal(dir.path / "journal.jsonl");
+    REQUIRE(journal);
+    CHECK(journal->spsa_pairs.size() == 5);
+  }
+  SUBCASE("stopped by OUT/STOP: a shard starts no pair and says Stopped, not Completed") {
+    Script s(2);
+    s.names = {"e0+", "e0-"};
+    s.options = x_option();
+    write_stop_file(dir.path);
+    const Ended o = run_spsa(spsa_config(dir.path, 8), s, quiet, journal::Shard{0, 2});
+    CHECK(o.result.end == RunEnd::Stopped);
+    CHECK(o.played == 0);
+  }
+  SUBCASE("interrupted by a signal") {
+    Script s(2);
+    s.names = {"e0+", "e0-"};
+    s.options = x_option();
+    s.think = std::chrono::milliseconds(5);
+    std::atomic<bool> stop{false};
+    SpsaStop observer(stop, 2);
+    const Ended o = run_spsa(spsa_config(dir.path, 40), s, observer, {}, &stop);
+    CHECK(o.result.end == RunEnd::Interrupted);
+    CHECK(o.played >= 2);
+    CHECK(o.played < 40);
+    CHECK(s.live == 0);
+  }
+  SUBCASE("fatal: the engine's option check cannot start it") {
+    Script s(2);
+    s.names = {"e0+", "e0-"};
+    s.options = x_option();
+    s.fail_start = [](int, int) { return true; };
+    spsa::Run r(spsa_config(dir.path, 4), some_openings(), fake_factory(s));
+    auto opened = r.open(quiet);
+    REQUIRE_FALSE(opened);
+    CHECK(opened.error().starts_with("usi: no answer"));
+  }
+  SUBCASE("fatal: a side that cannot be restarted stops the run") {
+    Script s(2);
+    s.names = {"e0+", "e0-"};
+    s.options = x_option();
+    // Started once for the option check and once by the worker; the first game's black (e0+) dies, and every
+    // start after that fails: three in a row stop the run.
+    s.crash = [](int call) { return call == 1; };
+    s.fail_start = [](int e, int start) { return e == 0 && start > 2; };
+    config::Config c = spsa_config(dir.path, 6);
+    c.concurrency = 1;
+    const Ended o = run_spsa(c, s, quiet);
+    CHECK(o.result.end == RunEnd::Error);
+    CHECK(o.result.error.starts_with("e0+: usi: no answer"));
+  }
+  SUBCASE("an option the engine lacks is named before any game") {
+    Script s(2);
+    s.names = {"e0+", "e0-"};
+    spsa::Run r(spsa_config(dir.path, 4), some_openings(), fake_factory(s));
+    auto opened = r.open(quiet);
+    REQUIRE_FALSE(opened);
+    CHECK(opened.error() == "parameter 'X': engine 'e0' has no option 'X' (it offers: none)");
+  }
+}
