@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Shogi Arena needs on Debian 12, and only what is missing (safe to run again).
 #   install-deps.sh          build dependencies
-#   install-deps.sh --test   also what the test suite uses: clang-16 for fuzzing, jq for reading journals in the
-#                            end-to-end scripts, Node.js for the cross-checks
+#   install-deps.sh --test   also what the test suite uses: jq for reading journals in the end-to-end scripts
+#                            (required), clang-16 for fuzzing, Node.js for the cross-checks
 #                            against shogiops / tsshogi / json-kifu-format, and real engines (fairy-stockfish,
 #                            gpsshogi), headless Chromium and a CJK font for the live page's browser test. Test
 #                            extras that cannot be installed make their tests skip, visibly.
@@ -11,12 +11,17 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 export DEBIAN_FRONTEND=noninteractive
 
 build_packages=(build-essential cmake libboost1.81-dev libcli11-dev libyaml-cpp-dev doctest-dev libssl-dev)
-test_packages=(clang-16 libclang-rt-16-dev fairy-stockfish gpsshogi chromium fonts-noto-cjk jq)
+# What the tests cannot do without (the end-to-end scripts read every journal with jq): installed or an error.
+required_test_packages=(jq)
+# Test extras: a test that needs one it cannot have skips, visibly.
+test_packages=(clang-16 libclang-rt-16-dev fairy-stockfish gpsshogi chromium fonts-noto-cjk)
 packages=("${build_packages[@]}")
+required=("${build_packages[@]}")
 with_tests=0
 if [ "${1:-}" = "--test" ]; then
   with_tests=1
-  packages+=("${test_packages[@]}")
+  packages+=("${required_test_packages[@]}" "${test_packages[@]}")
+  required+=("${required_test_packages[@]}")
   command -v node >/dev/null || packages+=(nodejs)
   command -v npm >/dev/null || packages+=(npm)
 fi
@@ -36,8 +41,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || {
     for p in "${missing[@]}"; do
       if ! apt-get install -y -qq --no-install-recommends "$p" >/dev/null; then
-        if printf '%s\n' "${build_packages[@]}" | grep -qx "$p"; then
-          echo "install-deps: cannot install build dependency $p" >&2
+        if printf '%s\n' "${required[@]}" | grep -qx "$p"; then
+          echo "install-deps: cannot install required dependency $p" >&2
           exit 1
         fi
         echo "install-deps: WARNING: could not install $p; the tests that need it will be skipped" >&2

@@ -6,9 +6,10 @@ MOCK=$2
 ENGINE=$3
 SOURCE_DIR=$4
 # Journals and summaries are read with jq, by field name: never by the order of a JSON object's members.
+# A required test dependency: without it the whole e2e layer would pass unseen, so its absence is a failure.
 if ! command -v jq >/dev/null; then
-  echo "SKIPPED: jq is not installed (bash scripts/install-deps.sh --test installs it)"
-  exit 77
+  echo "FAILED: jq is not installed (bash scripts/install-deps.sh --test installs it)"
+  exit 1
 fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/arena-e2e.XXXXXX")
 # A tag in every mock engine's command line, to find processes left behind.
@@ -170,4 +171,21 @@ engine_script() {  # engine_script FILE NODES MOCK-ARGS...
 if [ "\$1" = bench ]; then echo "Total time (ms) : 10"; echo "Nodes searched  : $nodes"; echo "Nodes/second    : 500000"; exit 0; fi
 exec "$MOCK" --name "$TAG" $* "\$@"
 SCRIPT
+}
+
+# use_local_slurm: a local single-node Slurm (scripts/local-slurm.sh) for this test, or exit 77 (skipped) where it
+# cannot be started (not root, no package mirror). One this test started is stopped when it ends (its daemons,
+# ports 6817/6818); one that was up is left up.
+use_local_slurm() {
+  if [ "$(id -u)" != 0 ]; then
+    echo "SKIPPED: starting a local Slurm needs root"
+    exit 77
+  fi
+  local was_up=0
+  bash "$SOURCE_DIR/scripts/local-slurm.sh" status >/dev/null 2>&1 && was_up=1
+  if ! bash "$SOURCE_DIR/scripts/local-slurm.sh" start >"$TMP/slurm-start.log" 2>&1; then
+    echo "SKIPPED: no local Slurm: $(tail -1 "$TMP/slurm-start.log")"
+    exit 77
+  fi
+  [ "$was_up" = 1 ] || on_exit 'bash "$SOURCE_DIR/scripts/local-slurm.sh" stop >/dev/null 2>&1'
 }

@@ -9,17 +9,7 @@
 # Skipped (exit 77) where Slurm cannot be installed or started (not root, no package mirror).
 source "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" != 0 ]; then
-  echo "SKIPPED: starting a local Slurm needs root"
-  exit 77
-fi
-slurm_was_up=0
-bash "$SOURCE_DIR/scripts/local-slurm.sh" status >/dev/null 2>&1 && slurm_was_up=1
-if ! bash "$SOURCE_DIR/scripts/local-slurm.sh" start >"$TMP/slurm-start.log" 2>&1; then
-  echo "SKIPPED: no local Slurm: $(tail -1 "$TMP/slurm-start.log")"
-  exit 77
-fi
-[ "$slurm_was_up" = 1 ] || on_exit 'bash "$SOURCE_DIR/scripts/local-slurm.sh" stop >/dev/null 2>&1'
+use_local_slurm
 
 # config FILE PAIRS THINK_MS [SEED]
 config() {
