@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -344,6 +345,28 @@ TEST_CASE("shuffle splits the records into train and validation by whole games, 
   std::sort(in.begin(), in.end());
   std::sort(split.begin(), split.end());
   CHECK(in == split);
+
+  // --dedup on: a file given twice adds nothing; each position once, whatever else the records hold.
+  {
+    std::ostringstream dedup_out, dedup_err;
+    REQUIRE_MESSAGE(run_learn_command("shuffle",
+                                      {"--train", train, "--validation", validation, "--dedup", "on",
+                                       (dir / "a.bin").string(), (dir / "b.bin").string(), (dir / "a.bin").string()},
+                                      dedup_out, dedup_err) == 0,
+                    dedup_err.str());
+    std::set<std::string> positions;
+    for (const char* f : {"a.bin", "b.bin"})
+      for (const auto& r : read_all(dir / f))
+        positions.insert(std::string(reinterpret_cast<const char*>(r.position.data()), r.position.size()));
+    const size_t kept = read_all(train).size() + read_all(validation).size();
+    CHECK(kept == positions.size());
+    CHECK(dedup_out.str().find(std::to_string(320 - kept) + " repeated positions left out") != std::string::npos);
+    std::ostringstream bad_out, bad_err;
+    CHECK(run_learn_command("shuffle", {"--train", train, "--validation", validation, "--dedup", "yes",
+                                        (dir / "a.bin").string()},
+                            bad_out, bad_err) == 2);
+    CHECK(bad_err.str() == "shuffle: --dedup 'yes': expected on or off\n");
+  }
 
   // A torn input is refused, naming the file.
   {
