@@ -30,8 +30,8 @@ journal::JournalContents read_or_throw(const std::string& path, bool keep_lines)
 // `text` written to `path` through a temporary file beside it, renamed over it: a failed write never replaces a
 // good file.
 void write_replacing(const std::string& path, const std::string& text, const std::string& what) {
-  if (auto written = output::write_file_atomically(path, text); !written)
-    throw config::ConfigError(written.error() + " (the " + what + ")");
+  if (auto written = output::write_file_atomically(path, text, "the " + what); !written)
+    throw config::ConfigError(written.error());
 }
 
 }  // namespace

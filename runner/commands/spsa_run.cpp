@@ -105,10 +105,12 @@ int run_spsa(const config::Config& c, const std::atomic<bool>* stop) {
   }
   const std::string params_path = (fs::path(c.output.dir) / "tuned.params").string();
   // Replaced whole: a half-written params file never replaces a good one.
-  if (auto written = output::write_file_atomically(params_path, spsa::tuned_params_file(run.tuner())); written)
+  if (auto written =
+          output::write_file_atomically(params_path, spsa::tuned_params_file(run.tuner()), "the tuned params file");
+      written)
     s.params_file = params_path;
   else
-    std::cerr << "warning: " << written.error() << " (the tuned params file)" << std::endl;
+    std::cerr << "warning: " << written.error() << std::endl;
   if (c.json) {
     std::cout << spsa::summary_json(run, s) << std::endl;
     if (!c.quiet) std::cerr << spsa::summary_text(run, s);

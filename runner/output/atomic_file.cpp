@@ -11,12 +11,13 @@ namespace arena::output {
 
 namespace fs = std::filesystem;
 
-std::expected<void, std::string> write_file_atomically(const std::string& path, std::string_view text) {
+std::expected<void, std::string> write_file_atomically(const std::string& path, std::string_view text,
+                                                       std::string_view what) {
   // Unique to this process: two processes replacing one file never write one temporary file.
   const std::string temp = path + ".writing." + std::to_string(::getpid());
   auto failed = [&](const std::string& why) -> std::expected<void, std::string> {
     ::unlink(temp.c_str());
-    return std::unexpected(path + ": cannot write it: " + why);
+    return std::unexpected(path + ": cannot write " + std::string(what) + ": " + why);
   };
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return failed(std::strerror(errno));

@@ -10,7 +10,8 @@
 
 namespace arena::output {
 
-// The error is one line: "<path>: cannot write it: <reason>".
-std::expected<void, std::string> write_file_atomically(const std::string& path, std::string_view text);
+// The error is one line: "<path>: cannot write <what>: <reason>" ("the report", "the tuned params file").
+std::expected<void, std::string> write_file_atomically(const std::string& path, std::string_view text,
+                                                       std::string_view what = "it");
 
 }  // namespace arena::output

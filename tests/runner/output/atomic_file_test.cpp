@@ -41,9 +41,9 @@ TEST_CASE("write_file_atomically: writes, replaces, and on a failure keeps the o
 
   SUBCASE("a folder that does not exist: an error naming the file") {
     const fs::path missing = dir.path / "no" / "such" / "file";
-    auto r = write_file_atomically(missing.string(), "text");
+    auto r = write_file_atomically(missing.string(), "text", "the report");
     REQUIRE_FALSE(r);
-    CHECK(r.error().starts_with(missing.string() + ": cannot write it: "));
+    CHECK(r.error() == missing.string() + ": cannot write the report: No such file or directory");
   }
   SUBCASE("a path that is a folder: the rename fails, the temporary file is removed") {
     fs::create_directories(dir.path / "a-folder" / "inside");
