@@ -1,5 +1,6 @@
 // shogi-arena-engine: a USI engine.
 //   shogi-arena-engine                       the USI protocol on standard input/output
+//   shogi-arena-engine --version             the version and the commit it was built from
 //   shogi-arena-engine bench [depth]         fixed-depth search of fixed positions with the built-in weights;
 //                                            prints the node signature
 //   shogi-arena-engine perft <depth> [sfen]  move-generation node counts, divided by root move
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "build_info.h"
 #include "eval/builtin_weights.h"
 #include "learn/commands.h"
 #include "search/tune.h"
@@ -29,6 +31,11 @@ int main(int argc, char* argv[]) {
       return 0;
     }
     const std::string cmd = argv[1];
+    if (cmd == "--version") {
+      std::cout << "shogi-arena-engine" << (shogi::tune::TUNE_BUILD ? "-tune " : " ") << SHOGI_ARENA_VERSION
+                << " (commit " << SHOGI_ARENA_COMMIT << ")\n";
+      return 0;
+    }
     if (cmd == "bench") {
       const int depth = argc > 2 ? std::stoi(argv[2]) : shogi::usi::BENCH_DEPTH;
       shogi::usi::run_bench(std::cout, shogi::kp::builtin_weights(), depth);

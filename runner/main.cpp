@@ -14,6 +14,7 @@
 //   shogi-arena csa         one engine on a CSA server (Floodgate, championships, a club or our own server)
 //   shogi-arena serve       a CSA server
 //   shogi-arena check       one engine probed before a tournament: its quirks and the settings to use
+//   shogi-arena --version   the version and the commit it was built from
 //
 // Exit codes: 0 done (SPRT: H1 accepted, the change passes); 1 SPRT H0 accepted (it fails); 2 an error, an
 // interrupted run or an inconclusive SPRT. Errors are one line on stderr. `csa`: 0 the games were played (or a
@@ -31,6 +32,7 @@
 #include <string_view>
 #include <vector>
 
+#include "build_info.h"
 #include "check/cli.h"
 #include "cluster/cli.h"
 #include "commands/journal_cli.h"
@@ -88,6 +90,7 @@ int main(int argc, char** argv) {
   shogi::Position::init();
   CLI::App app{"shogi-arena: matches, gauntlets, round robins and SPRTs between USI shogi engines"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "shogi-arena " SHOGI_ARENA_VERSION " (commit " SHOGI_ARENA_COMMIT ")");
   app.footer(
       "Exit codes: 0 done (SPRT: H1 accepted); 1 SPRT H0 accepted; 2 error, interrupted or inconclusive SPRT.\n"
       "Examples:\n"
@@ -165,6 +168,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "shogi-arena: error: " << parse_error_text(e) << " (see --help)" << std::endl;

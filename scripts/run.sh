@@ -10,7 +10,7 @@ build=${BUILD_DIR:-$root/build}
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" -j"${JOBS:-2}" --target shogi-arena shogi-arena-engine
 echo "== the default gauntlet: $root/configs/default.yaml"
-# The config names ../build/bin/shogi-arena-engine; a BUILD_DIR elsewhere is passed on the command line.
+# The config names shogi-arena-engine, found beside shogi-arena; the engine of this build is passed all the same.
 status=0
 "$build/bin/shogi-arena" run --config "$root/configs/default.yaml" --each cmd="$build/bin/shogi-arena-engine" "$@" ||
   status=$?

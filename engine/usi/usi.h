@@ -13,7 +13,7 @@
 
 namespace shogi::usi {
 
-constexpr std::string_view ENGINE_NAME = "Shogi Arena Engine 0.1";
+constexpr std::string_view ENGINE_NAME = "Shogi Arena Engine " SHOGI_ARENA_ENGINE_VERSION;
 constexpr std::string_view ENGINE_AUTHOR = "the Shogi Arena developers";
 
 class UsiLoop {

@@ -22,6 +22,9 @@ std::optional<std::filesystem::path> find_executable(const std::string& command)
     if (executable_file(command)) return std::filesystem::path(command);
     return std::nullopt;
   }
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec && executable_file(self.parent_path() / command)) return self.parent_path() / command;
   const char* path = std::getenv("PATH");
   std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
   dirs += ":/usr/games";
@@ -42,7 +45,7 @@ std::optional<std::filesystem::path> find_executable(const std::string& command)
 std::string not_found_text(const std::string& command) {
   if (command.empty()) return "no command given";
   if (command.find('/') != std::string::npos) return "'" + command + "' is not an executable file";
-  return "'" + command + "' was not found on PATH or in /usr/games";
+  return "'" + command + "' was not found on PATH, in /usr/games or beside shogi-arena";
 }
 
 }  // namespace arena::process

@@ -140,7 +140,7 @@ TEST_CASE("find_executable: paths as given, bare names on PATH, then /usr/games"
   CHECK(process::find_executable("sh").has_value());
   CHECK_FALSE(process::find_executable("no-such-program-shogi-arena"));
   CHECK_FALSE(process::find_executable(""));
-  CHECK(process::not_found_text("x-y") == "'x-y' was not found on PATH or in /usr/games");
+  CHECK(process::not_found_text("x-y") == "'x-y' was not found on PATH, in /usr/games or beside shogi-arena");
   // Debian's engines: root's PATH often lacks /usr/games, the lookup does not.
   if (std::filesystem::exists("/usr/games/fairy-stockfish")) {
     const char* old = std::getenv("PATH");

@@ -32,8 +32,8 @@ TEST_CASE("run_command: a program that is not there") {
   CommandResult r = run_command({"no-such-program-shogi-arena"});
   CHECK_FALSE(r.started);
   CHECK(r.describe("no-such-program-shogi-arena") ==
-        "no-such-program-shogi-arena: cannot run it: 'no-such-program-shogi-arena' was not found on PATH or in "
-        "/usr/games");
+        "no-such-program-shogi-arena: cannot run it: 'no-such-program-shogi-arena' was not found on PATH, in "
+        "/usr/games or beside shogi-arena");
   CHECK_FALSE(run_command({}).started);
 }
 
