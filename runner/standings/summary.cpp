@@ -296,7 +296,9 @@ std::string verdict_line(const Tally& tally, const Summary& sum) {
 }
 
 // Members in the order written; json::serialize writes infinities and NaN (an Elo from a 100 % score) as null.
-std::string summary_json(const Tally& tally, const Summary& sum) {
+std::string summary_json(const Tally& tally, const Summary& sum) { return json::serialize(summary_value(tally, sum)); }
+
+bj::value summary_value(const Tally& tally, const Summary& sum) {
   const auto& engines = tally.engines();
   bj::object out;
   out.emplace("type", to_string(sum.info.type));
@@ -385,7 +387,7 @@ std::string summary_json(const Tally& tally, const Summary& sum) {
   } else {
     out.emplace("sprt", nullptr);
   }
-  return json::serialize(out);
+  return out;
 }
 
 }  // namespace arena::standings

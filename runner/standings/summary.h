@@ -2,6 +2,7 @@
 // A run's standings in words: the one-line status, and the final summary as text or JSON (the console, `stats`, the
 // live page and the JSON output all show these).
 
+#include <boost/json/value.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -48,7 +49,8 @@ struct Summary {
 // pentanomial pairs, the SPRT; per engine points and faults; a cross table for round robins; the rating list of more
 // than two engines (standings/ratings.h).
 std::string summary_text(const Tally& tally, const Summary& summary);
-// The same as one JSON object (infinite values are null).
+// The same as one JSON object (infinite values are null), as a value to embed (the live page, the report) and as text.
+boost::json::value summary_value(const Tally& tally, const Summary& summary);
 std::string summary_json(const Tally& tally, const Summary& summary);
 // An SPRT's outcome in one line for a CI log, e.g. "sprt: H1 accepted (pass): dev vs base, 148 games, LLR 2.95
 // (-2.94, 2.94); exit code 0". Empty for a run without an SPRT.

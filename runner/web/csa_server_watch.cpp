@@ -60,7 +60,7 @@ void CsaServerWatch::finished(const csa::CsaFinishedGame& f) {
 }
 
 void CsaServerWatch::publish_status() {
-  state_.set_standings({}, "CSA server on " + address_ + ": " + std::to_string(games_.size()) + " game" +
+  state_.set_standings(nullptr, "CSA server on " + address_ + ": " + std::to_string(games_.size()) + " game" +
                                (games_.size() == 1 ? "" : "s") + " in progress, " + std::to_string(finished_) +
                                " finished");
 }

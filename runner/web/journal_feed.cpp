@@ -115,7 +115,7 @@ int64_t JournalFeed::poll() {
     if (!listed_.insert({n.game.pair, n.game.game_in_pair, n.game.attempt}).second) continue;
     state_.add_finished({std::move(n.line), n.game});
   }
-  if (!fresh.empty() || (header_ && standings_json_.empty())) tally();
+  if (!fresh.empty() || (header_ && standings_.is_null())) tally();
   return int64_t(fresh.size());
 }
 
@@ -138,7 +138,7 @@ void JournalFeed::tally() {
   }
   standings::Summary summary;
   summary.info = st.info;
-  standings_json_ = standings::summary_json(st.tally, summary);
+  standings_ = standings::summary_value(st.tally, summary);
   status_ = standings::status_line(st.tally, st.info);
   publish_standings();
 }
@@ -151,7 +151,7 @@ void JournalFeed::set_note(std::string note) {
 
 void JournalFeed::publish_standings() {
   const std::string status = status_.empty() ? "waiting for the first games" : status_;
-  state_.set_standings(standings_json_, note_.empty() ? status : status + "\n" + note_);
+  state_.set_standings(standings_, note_.empty() ? status : status + "\n" + note_);
 }
 
 }  // namespace arena::web

@@ -13,6 +13,7 @@
 // OUT itself when it is a journal file). A file written for another run than the first one read is left out with
 // a warning.
 
+#include <boost/json/value.hpp>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -70,7 +71,8 @@ class JournalFeed {
   std::map<int64_t, std::vector<journal::JournalGame>> lines_;    // per pair, in reading order
   std::map<int64_t, std::vector<journal::JournalGame>> decided_;  // the decision file's, per pair
   std::set<std::tuple<int64_t, int, int>> listed_;                // (pair, game in pair, attempt) on the page's list
-  std::string standings_json_, status_, note_;
+  boost::json::value standings_;  // null until the first tally
+  std::string status_, note_;
   int64_t counted_ = 0;
   std::vector<std::string> warnings_;
 };

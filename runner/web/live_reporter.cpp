@@ -22,7 +22,7 @@ void LiveReporter::publish(const standings::Tally& tally) {
   published_at_ = std::chrono::steady_clock::now();
   standings::Summary summary;
   summary.info = info_;
-  state_.set_standings(standings::summary_json(tally, summary), standings::status_line(tally, info_));
+  state_.set_standings(standings::summary_value(tally, summary), standings::status_line(tally, info_));
 }
 
 std::unique_ptr<game::GameWatcher> LiveReporter::watch_game(const run::ScheduledGame& scheduled, int attempt) {

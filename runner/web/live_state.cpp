@@ -122,19 +122,19 @@ class LiveState::Watcher final : public game::GameWatcher {
 
 LiveState::LiveState(std::string title) : title_(std::move(title)) {}
 
-void LiveState::set_standings(std::string summary_json, std::string status_line) {
+void LiveState::set_standings(bj::value summary, std::string status_line) {
   {
     std::lock_guard lock(mutex_);
-    standings_json_ = std::move(summary_json);
+    standings_ = std::move(summary);
     status_ = std::move(status_line);
   }
   changed();
 }
 
-void LiveState::set_spsa(std::string chart_json) {
+void LiveState::set_spsa(bj::value chart) {
   {
     std::lock_guard lock(mutex_);
-    spsa_json_ = std::move(chart_json);
+    spsa_ = std::move(chart);
   }
   changed();
 }
@@ -167,7 +167,8 @@ std::string LiveState::update_json() const {
   // Copied under the lock, written out after it: the games' threads wait for a copy at most.
   std::vector<Board> boards;
   std::vector<journal::JournalGame> recent;
-  std::string standings, spsa, status;
+  bj::value standings, spsa;
+  std::string status;
   size_t total = 0;
   const uint64_t version = this->version();
   {
@@ -178,8 +179,8 @@ std::string LiveState::update_json() const {
     total = finished_.size();
     size_t first = total > kRecentInUpdate ? total - kRecentInUpdate : 0;
     recent.assign(finished_.begin() + std::ptrdiff_t(first), finished_.end());
-    standings = standings_json_;
-    spsa = spsa_json_;
+    standings = standings_;
+    spsa = spsa_;
     status = status_;
   }
   const auto now = SteadyClock::now();
@@ -191,11 +192,8 @@ std::string LiveState::update_json() const {
   out.emplace("title", title_);
   out.emplace("version", version);
   out.emplace("status", status);
-  // Stored as text (built once by their writers), embedded as values.
-  for (auto [key, text] : {std::pair<const char*, const std::string*>{"standings", &standings}, {"spsa", &spsa}}) {
-    auto parsed = text->empty() ? std::expected<bj::value, std::string>(nullptr) : json::parse(*text);
-    out.emplace(key, parsed ? std::move(*parsed) : bj::value(nullptr));
-  }
+  out.emplace("standings", std::move(standings));
+  out.emplace("spsa", std::move(spsa));
   bj::array board_list;
   for (const Board& b : boards) {
     bj::object o;

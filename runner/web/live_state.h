@@ -6,6 +6,7 @@
 // built by the server's thread from a copy, so a game never waits for a viewer. Every change bumps version(), which
 // the server polls to push updates.
 
+#include <boost/json/value.hpp>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -31,10 +32,11 @@ class LiveState {
 
   explicit LiveState(std::string title);
 
-  // The standings: the run's summary JSON (standings/summary.h summary_json) and its one-line status.
-  void set_standings(std::string summary_json, std::string status_line);
+  // The standings: the run's summary (standings/summary.h summary_value; null: none) and its one-line status. Kept
+  // as a value, embedded in every update as it is.
+  void set_standings(boost::json::value summary, std::string status_line);
   // An SPSA run's charts (web/spsa_chart.h), shown above the games.
-  void set_spsa(std::string chart_json);
+  void set_spsa(boost::json::value chart);
   // A game put on a board until the returned watcher is destroyed.
   std::unique_ptr<game::GameWatcher> watch(int64_t game, int round, int attempt);
   // A finished game: its summary for the list, its journal line for /api/game/N.
@@ -76,8 +78,8 @@ class LiveState {
   const std::string title_;
   std::atomic<uint64_t> version_{1};
   mutable std::mutex mutex_;
-  std::string standings_json_;  // empty until the first set_standings
-  std::string spsa_json_;       // empty: not an SPSA run
+  boost::json::value standings_;  // null until the first set_standings
+  boost::json::value spsa_;       // null: not an SPSA run
   std::string status_;
   std::map<uint64_t, Board> boards_;  // by a serial number: one game number may be on two boards (a replay)
   uint64_t next_board_ = 0;

@@ -233,8 +233,7 @@ ReportData report_data(const journal::JournalContents& contents, const std::stri
   summary.journal = source;
   if (sprt && sprt_status(running.tally, *sprt).verdict != stats::SprtVerdict::Continue)
     summary.end = run::RunEnd::SprtDecided;
-  bj::value summary_value = nullptr;
-  if (auto parsed = json::parse(standings::summary_json(running.tally, summary))) summary_value = std::move(*parsed);
+  const bj::value summary_value = standings::summary_value(running.tally, summary);
 
   // Terminations: how the games ended, by result; and for each engine, its wins, losses and draws by termination.
   std::map<std::string, std::array<int64_t, 4>> by_termination;                    // black, white, draw, not scored
@@ -393,8 +392,7 @@ ReportData report_data(const journal::JournalContents& contents, const std::stri
     SpsaHistory history(contents.header->spsa->params, contents.header->spsa->schedule);
     for (const journal::SpsaPair& p : contents.spsa_pairs)
       if (p.theta) history.add(p.k, *p.theta, p.result);
-    auto chart = json::parse(history.json());
-    out.emplace("spsa", chart ? std::move(*chart) : bj::value(nullptr));
+    out.emplace("spsa", history.json());
   } else {
     out.emplace("spsa", nullptr);
   }

@@ -24,7 +24,7 @@ void SpsaHistory::add(int64_t k, const std::vector<double>& theta, double result
   stride_ *= 2;
 }
 
-std::string SpsaHistory::json() const {
+bj::value SpsaHistory::json() const {
   bj::array params;
   for (const stats::SpsaParam& p : params_)
     params.emplace_back(bj::object{{"name", p.name}, {"min", p.min}, {"max", p.max}, {"start", p.start}});
@@ -51,7 +51,7 @@ std::string SpsaHistory::json() const {
   o.emplace("results", std::move(results));
   o.emplace("pairs_done", pairs_done_);
   o.emplace("pairs_total", schedule_.iterations);
-  return json::serialize(o);
+  return o;
 }
 
 }  // namespace arena::web

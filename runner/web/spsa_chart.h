@@ -9,6 +9,7 @@
 // A history keeps every point up to a thousand, then every second one, and so on: a long run draws as well as a
 // short one, and memory stays bounded.
 
+#include <boost/json/value.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,7 +26,7 @@ class SpsaHistory {
   // Theta after pair k, and that pair's result.
   void add(int64_t k, const std::vector<double>& theta, double result);
   void set_done(int64_t pairs_done) { pairs_done_ = pairs_done; }
-  std::string json() const;
+  boost::json::value json() const;
 
  private:
   struct Point {

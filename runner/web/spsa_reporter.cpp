@@ -29,7 +29,7 @@ void SpsaReporter::tick(const spsa::Progress& progress) {
 void SpsaReporter::publish(const spsa::Progress& progress) {
   published_ = progress.pairs_done;
   history_.set_done(progress.pairs_done);
-  state_.set_standings({}, spsa::status_line(progress, params_));
+  state_.set_standings(nullptr, spsa::status_line(progress, params_));
   state_.set_spsa(history_.json());
 }
 

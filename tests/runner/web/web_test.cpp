@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <doctest/doctest.h>
+
+#include <boost/json/object.hpp>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -364,7 +366,7 @@ TEST_CASE("server: an event stream gets the state at once and every change after
   CHECK(contains(r, "Content-Type: text/event-stream"));
   CHECK(contains(r, "event: update\ndata: {\"title\":\"events\""));
   CHECK(eventually([&] { return (*server)->counters().viewers == 1; }));
-  state.set_standings("{\"games\":{\"scheduled\":4}}", "Games 1/4");
+  state.set_standings(boost::json::object{{"games", boost::json::object{{"scheduled", 4}}}}, "Games 1/4");
   r = c.read("\"status\":\"Games 1/4\"");
   CHECK(contains(r, "\"status\":\"Games 1/4\""));
   CHECK(contains(r, "\"standings\":{\"games\":{\"scheduled\":4}}"));
@@ -426,7 +428,7 @@ TEST_CASE("server: a viewer that stops reading is dropped, the others go on") {
   int n = 0;
   CHECK(eventually(
       [&] {
-        state.set_standings("{\"pad\":\"" + big + std::to_string(n++) + "\"}", "s");
+        state.set_standings(boost::json::object{{"pad", big + std::to_string(n++)}}, "s");
         return (*server)->counters().dropped_slow == 1;
       },
       std::chrono::seconds(30)));
