@@ -188,6 +188,7 @@ std::optional<Worker::Game> Worker::play(const ScheduledGame& s, int attempt, co
       result.game.start_sfen = std::string(shogi::START_SFEN);
       result.game.result.termination = Termination::Interrupted;
       result.game.result.detail = std::string("runner error: ") + e.what();
+      result.runner_error = result.game.result.detail;
     }
     engines_->watch_with(nullptr);
     std::lock_guard lock(core_.mutex_);

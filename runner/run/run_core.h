@@ -101,6 +101,9 @@ class Worker {
   struct Game {
     PlayedGame game;
     bool started = true;  // false: an engine could not be (re)started and the game is scored as its failure
+    // The runner failed while playing it (an exception): the game is an Interrupted one with this detail. A
+    // tournament replays its pair; a kind that cannot replay makes it the run's error.
+    std::string runner_error;
   };
   // nullopt: the game is not to be journaled (the run is stopping, or the start failure is fatal).
   std::optional<Game> play(const ScheduledGame& scheduled, int attempt, const std::string& start_position,
@@ -156,6 +159,12 @@ class RunCore {
   void fatal_locked(const std::string& error);
   // The kind's test has decided (with the lock held): the running games are interrupted and not journaled.
   void decide_locked();
+  // A shard: whether OUT/STOP has appeared (with the lock held; one stat(2) a call until it has). For a kind that
+  // waits between claiming a job and playing it (an SPSA shard waiting for theta).
+  bool stop_file_seen_locked() { return stop_file_seen(); }
+  // Engine `engine` has been started once before the run (a kind's own check of it): a later failure to start it
+  // is scored as a crash, as after a worker's first start, not taken for a bad configuration.
+  void started_before_run(int engine) { ever_started_[size_t(engine)] = true; }
   bool decided() const { return decided_; }
   Observer& observer() { return *observer_; }
   const Settings& settings() const { return settings_; }

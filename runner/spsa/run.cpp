@@ -120,6 +120,9 @@ std::expected<std::vector<bool>, std::string> Run::check_engine_options() {
 std::expected<void, std::string> Run::open(Observer& observer) {
   auto rounded = check_engine_options();
   if (!rounded) return std::unexpected(rounded.error());
+  // Both sides are the engine just started: a side that later fails to start has crashed, as in a tournament.
+  core_.started_before_run(0);
+  core_.started_before_run(1);
   tuner_ = std::make_unique<Tuner>(config_.spsa.params, config_.spsa.schedule, config_.spsa.seed, *rounded);
 
   std::vector<std::string> positions;
@@ -191,9 +194,10 @@ bool Run::wait_for_theta(int64_t k) {
     std::error_code ec;
     if (const fs::file_time_type t = fs::last_write_time(path, ec); !ec && (!stamp || t != *stamp))
       stamp = t, changed = now;
-    if (core_.stopping()) return false;
     {
       std::lock_guard lock(core_.mutex());
+      // Stopping (a signal, a fatal error), or OUT/STOP: the coordinator has given up waiting for some pairs.
+      if (core_.stopping() || core_.stop_file_seen_locked()) return false;
       const auto seconds = [](clock::duration d) {
         return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(d).count());
       };
@@ -240,6 +244,11 @@ void Run::play(int64_t k, run::Worker& worker) {
     const game::OptionList options[2] = {s.black == 0 ? plus : minus, s.black == 0 ? minus : plus};
     auto played = worker.play(s, 0, start, &options);
     if (!played) return;  // not journaled: a resumed run plays the pair again
+    // A pair is never replayed: a game the runner failed in would tell theta nothing.
+    if (!played->runner_error.empty()) {
+      core_.fatal(played->runner_error);
+      return;
+    }
     games[g] = std::move(played->game);
   }
   record(pair, games);

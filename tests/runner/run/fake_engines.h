@@ -7,6 +7,7 @@
 #include <chrono>
 #include <functional>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -36,6 +37,8 @@ struct Script {
   // Called with the 1-based number of the game among all games played (all workers): true = the black engine
   // crashes during it.
   std::function<bool(int call)> crash = [](int) { return false; };
+  // Likewise: true = the runner side fails during the game (play() throws, as a broken relay or a bug would).
+  std::function<bool(int call)> runner_throws = [](int) { return false; };
   // True = engine `e` cannot be started now (`start` is the 1-based number of its start attempts).
   std::function<bool(int engine, int start)> fail_start = [](int, int) { return false; };
   std::chrono::milliseconds think{0};  // per game, interruptible
@@ -105,6 +108,7 @@ class FakeEngines final : public WorkerEngines {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
+    if (s_.runner_throws(call)) throw std::runtime_error("scripted failure in game " + std::to_string(call));
     if (s_.crash(call)) {
       up_[size_t(black)] = false;
       --s_.live;

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "journal/journal.h"
 #include "journal/segments.h"
@@ -199,6 +200,54 @@ TEST_CASE("run core: an SPSA run ends completed, stopped by OUT/STOP, interrupte
     const Ended o = run_spsa(spsa_config(dir.path, 8), s, quiet, journal::Shard{0, 2});
     CHECK(o.result.end == RunEnd::Stopped);
     CHECK(o.played == 0);
+  }
+  SUBCASE("stopped by OUT/STOP while a shard waits for the coordinator's theta") {
+    Script s(2);
+    s.names = {"e0+", "e0-"};
+    s.options = x_option();
+    // Shard 0 of 2, one worker: pairs 1 and 3 need no theta; pair 5 waits for the coordinator to apply pair 1,
+    // which it never does here. OUT/STOP appears 300 ms after pair 3, while pair 5 waits (the coordinator gave up
+    // on the run). Without the check the wait ends only at the coordinator timeout, in an error.
+    class StopFileSoonAfter : public spsa::Observer {
+     public:
+      explicit StopFileSoonAfter(fs::path out) : out_(std::move(out)) {}
+      ~StopFileSoonAfter() override {
+        if (writer_.joinable()) writer_.join();
+      }
+      void pair_finished(const journal::SpsaPair&, const journal::JournaledGame&, const journal::JournaledGame&,
+                         const spsa::Progress& progress) override {
+        if (progress.pairs_done == 2)
+          writer_ = std::thread([out = out_] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            write_stop_file(out);
+          });
+      }
+
+     private:
+      fs::path out_;
+      std::thread writer_;
+    } observer(dir.path);
+    config::Config c = spsa_config(dir.path, 12);
+    c.concurrency = 1;
+    c.spsa.coordinator_timeout_s = 5;
+    const Ended o = run_spsa(c, s, observer, journal::Shard{0, 2});
+    CHECK(o.result.end == RunEnd::Stopped);
+    CHECK(o.played == 2);
+  }
+  SUBCASE("a runner failure in a game stops the run with it; the pair is not journaled") {
+    Script s(2);
+    s.names = {"e0+", "e0-"};
+    s.options = x_option();
+    s.runner_throws = [](int call) { return call == 3; };  // pair 2's first game
+    config::Config c = spsa_config(dir.path, 6);
+    c.concurrency = 1;
+    const Ended o = run_spsa(c, s, quiet);
+    CHECK(o.result.end == RunEnd::Error);
+    CHECK(o.result.error == "runner error: scripted failure in game 3");
+    CHECK(o.played == 1);
+    auto journal = journal::read_journal(dir.path / "journal.jsonl");
+    REQUIRE(journal);
+    CHECK(journal->spsa_pairs.size() == 1);
   }
   SUBCASE("interrupted by a signal") {
     Script s(2);
