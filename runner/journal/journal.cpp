@@ -371,7 +371,7 @@ JournalWriter::~JournalWriter() {
 }
 
 JournalWriter::JournalWriter(JournalWriter&& other) noexcept
-    : fd_(other.fd_), path_(std::move(other.path_)), sync_each_line_(other.sync_each_line_) {
+    : fd_(other.fd_), path_(std::move(other.path_)) {
   other.fd_ = -1;
 }
 
@@ -380,7 +380,6 @@ JournalWriter& JournalWriter::operator=(JournalWriter&& other) noexcept {
     if (fd_ >= 0) ::close(fd_);
     fd_ = other.fd_;
     path_ = std::move(other.path_);
-    sync_each_line_ = other.sync_each_line_;
     other.fd_ = -1;
   }
   return *this;
@@ -429,7 +428,7 @@ std::expected<void, std::string> JournalWriter::append(std::string_view line) {
     }
     written += size_t(n);
   }
-  return sync_each_line_ ? sync() : std::expected<void, std::string>{};
+  return sync();
 }
 
 std::expected<void, std::string> JournalWriter::sync() {

@@ -167,15 +167,12 @@ class JournalWriter {
   // filesystem (NFS) other nodes see nothing before that, and a node that dies loses no journaled game.
   std::expected<void, std::string> append(std::string_view line);
   bool is_open() const { return fd_ >= 0; }
-  // Whether each append waits for fdatasync (the default). A writer of many lines at once (merge) turns it off
-  // and calls sync() at the end.
-  void set_sync_each_line(bool on) { sync_each_line_ = on; }
-  std::expected<void, std::string> sync();
 
  private:
+  std::expected<void, std::string> sync();
+
   int fd_ = -1;
   std::string path_;
-  bool sync_each_line_ = true;
 };
 
 }  // namespace arena::journal

@@ -1,8 +1,5 @@
 #include "journal/merge.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <filesystem>
 #include <set>
 

@@ -127,8 +127,6 @@ class CsaServerEngines final : public run::WorkerEngines {
   }
 
   std::expected<void, std::string> set_options(int engine, const game::OptionList& options) override {
-    if (options.empty()) return {};
-    if (auto ready = prepare(engine); !ready) return ready;
     return engines_[size_t(engine)]->set_options(options);
   }
 

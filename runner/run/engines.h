@@ -28,9 +28,9 @@ class WorkerEngines {
   virtual ~WorkerEngines() = default;
   // Makes engine `engine` ready, starting its process if it is not running. The error says what went wrong.
   virtual std::expected<void, std::string> prepare(int engine) = 0;
-  // New values for options of the engine (started if need be), sent before its next game: an SPSA side's values,
-  // sent again before each game, as a restarted process starts with the configured ones. Each is checked against
-  // the engine's own option lines first; the error names the engine.
+  // New values for options of the prepared engine, sent before its next game: an SPSA side's values, sent again
+  // before each game, as a restarted process starts with the configured ones. Each is checked against the
+  // engine's own option lines first; the error names the engine.
   virtual std::expected<void, std::string> set_options(int engine, const game::OptionList& options) = 0;
   // The options the prepared engine declared (its `option` lines).
   virtual std::vector<usi::OptionSpec> declared_options(int engine) = 0;

@@ -153,7 +153,8 @@ std::optional<Worker::Game> Worker::play(const ScheduledGame& s, int attempt, co
   Game result;
   for (int e : {s.black, s.white}) {
     auto ready = engines_->prepare(e);
-    if (ready && options) ready = engines_->set_options(e, (*options)[e == s.black ? 0 : 1]);
+    const game::OptionList* to_set = options ? &(*options)[e == s.black ? 0 : 1] : nullptr;
+    if (ready && to_set && !to_set->empty()) ready = engines_->set_options(e, *to_set);
     if (std::find(held_.begin(), held_.end(), e) == held_.end()) held_.push_back(e);
     std::lock_guard lock(core_.mutex_);
     say_notices();

@@ -12,7 +12,7 @@
 // Otherwise it ends Completed when every job is claimed and played.
 //
 // Locking: one mutex per run, taken by the core around claim() and tick(), and by a kind around its own journal
-// lines and standings (lock()). Games are played without it.
+// lines and standings (mutex()). Games are played without it.
 
 #include <atomic>
 #include <condition_variable>
@@ -110,7 +110,7 @@ class Worker {
                            const game::OptionList (*options)[2] = nullptr);
 
  private:
-  // The engine ready, `options` sent; false when the start failure stops the run (fatal or stopping).
+  // What the engines' starts and games showed of them, each line once a run (with the core's lock held).
   void say_notices();
   RunCore& core_;
   int id_;

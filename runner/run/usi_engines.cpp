@@ -37,8 +37,6 @@ class UsiEngines final : public WorkerEngines {
   }
 
   std::expected<void, std::string> set_options(int engine, const game::OptionList& options) override {
-    if (options.empty()) return {};
-    if (auto ready = prepare(engine); !ready) return ready;
     return players_[size_t(engine)]->set_options(options);
   }
 

@@ -1,10 +1,7 @@
 #include "spsa/run.h"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <filesystem>
 #include <thread>
 

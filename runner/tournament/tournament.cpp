@@ -1,12 +1,7 @@
 #include "tournament/tournament.h"
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
 #include <filesystem>
-#include <thread>
-
-#include <unistd.h>
 
 #include "journal/segments.h"
 #include "rules/game_end.h"

@@ -10,6 +10,7 @@ if ! command -v cpack >/dev/null || ! command -v dpkg-deb >/dev/null; then
   exit 77
 fi
 
+SECONDS=0
 cpack -G DEB --config "$BUILD_DIR/CPackConfig.cmake" -B "$TMP/pkg" >"$TMP/cpack.log" 2>&1 ||
   fail "cpack failed: $(tail -5 "$TMP/cpack.log")"
 deb=$(ls "$TMP"/pkg/shogi-arena_*_amd64.deb 2>/dev/null | head -1)
@@ -23,7 +24,7 @@ depends=$(dpkg-deb -f "$deb" Depends)
 for lib in libyaml-cpp libssl libstdc++6 libc6; do
   [[ $depends == *"$lib"* ]] || fail "Depends: does not name $lib: $depends"
 done
-pass "$(basename "$deb"): $(wc -l <"$TMP/contents") entries; Depends: $depends"
+pass "$(basename "$deb") in $SECONDS s: $(wc -l <"$TMP/contents") entries; Depends: $depends"
 
 dpkg-deb -x "$deb" "$TMP/root"
 usr=$TMP/root/usr
@@ -39,10 +40,13 @@ id=$(printf 'usi\nquit\n' | "$usr/bin/shogi-arena-engine" | sed -n 's/^id name /
 
 # From the installed files only: another working directory, a PATH without the build tree.
 cd "$TMP"
+SECONDS=0
 env PATH=/usr/bin:/bin "$usr/bin/shogi-arena" run --config "$usr/share/shogi-arena/configs/default.yaml" \
   --each tc=2+0.1 --games 2 --out "$TMP/out" >"$TMP/run.log" 2>&1 || fail "the installed gauntlet: $(tail -5 "$TMP/run.log")"
 grep -q "^Games scored 2 of 2 scheduled" "$TMP/run.log" || fail "unexpected summary: $(cat "$TMP/run.log")"
+gauntlet_s=$SECONDS
+SECONDS=0
 env PATH=/usr/bin:/bin "$usr/bin/shogi-arena" check --engine cmd=shogi-arena-engine --quick >"$TMP/check.log" 2>&1 ||
   fail "check --quick of the installed engine: $(tail -5 "$TMP/check.log")"
 grep -q "$usr/bin/shogi-arena-engine\|shogi-arena-engine" "$TMP/check.log" || fail "check named no engine: $(cat "$TMP/check.log")"
-pass "installed: $version; a 2-game gauntlet and check --quick ran from $usr alone"
+pass "installed: $version; a 2-game gauntlet ($gauntlet_s s) and check --quick ($SECONDS s) ran from $usr alone"

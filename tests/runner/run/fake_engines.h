@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <mutex>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "config/config.h"
 #include "rules/game_end.h"
 #include "rules/notation.h"
 #include "run/engines.h"
@@ -75,7 +77,7 @@ class FakeEngines final : public WorkerEngines {
   }
 
   std::expected<void, std::string> set_options(int engine, const game::OptionList& options) override {
-    if (auto ready = prepare(engine); !ready) return ready;
+    if (!up_[size_t(engine)]) return std::unexpected("engine '" + s_.names[size_t(engine)] + "' is not prepared");
     for (const auto& [name, value] : options)
       if (!usi::find_option(s_.options, name))
         return std::unexpected("engine '" + s_.names[size_t(engine)] + "': no option '" + name + "'");
@@ -133,6 +135,27 @@ class FakeEngines final : public WorkerEngines {
   game::Player::Notices notices_;
   std::vector<bool> up_;
 };
+
+// A run of `engines` scripted engines e0, e1, ... (their command is never run) into `out`, without kifu or logs.
+inline config::Config fake_config(config::TournamentType type, int engines, int rounds, int concurrency,
+                                  const std::filesystem::path& out) {
+  config::Config c;
+  c.type = type;
+  for (int i = 0; i < engines; ++i) {
+    game::EngineConfig e;
+    e.name = "e" + std::to_string(i);
+    e.command = "/bin/true";
+    e.time_control.base_ms = 1000;
+    c.engines.push_back(e);
+  }
+  c.rounds = rounds;
+  c.concurrency = concurrency;
+  c.output.dir = out.string();
+  c.output.journal = (out / "journal.jsonl").string();
+  c.output.csa = false;
+  c.output.engine_logs = false;
+  return c;
+}
 
 inline EngineFactory fake_factory(Script& script) {
   return [&script](int) -> std::unique_ptr<WorkerEngines> { return std::make_unique<FakeEngines>(script); };

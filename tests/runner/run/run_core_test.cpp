@@ -19,6 +19,7 @@
 
 using namespace arena;
 using arena::run::RunEnd;
+using arena::run::testing::fake_config;
 using arena::run::testing::fake_factory;
 using arena::run::testing::Script;
 using test_support::TempDir;
@@ -31,22 +32,7 @@ std::vector<openings::Opening> some_openings() {
 }
 
 config::Config base_config(config::TournamentType type, int engines, const fs::path& out) {
-  config::Config c;
-  c.type = type;
-  for (int i = 0; i < engines; ++i) {
-    game::EngineConfig e;
-    e.name = "e" + std::to_string(i);
-    e.command = "/bin/true";
-    e.time_control.base_ms = 1000;
-    c.engines.push_back(e);
-  }
-  c.rounds = 6;
-  c.concurrency = 2;
-  c.output.dir = out.string();
-  c.output.journal = (out / "journal.jsonl").string();
-  c.output.csa = false;
-  c.output.engine_logs = false;
-  return c;
+  return fake_config(type, engines, 6, 2, out);
 }
 
 config::Config spsa_config(const fs::path& out, int64_t pairs) {

@@ -17,31 +17,13 @@
 using namespace arena;
 using namespace arena::tournament;
 using namespace arena::journal;
+using arena::run::testing::fake_config;
 using arena::run::testing::fake_factory;
 using arena::run::testing::Script;
 namespace fs = std::filesystem;
 using test_support::TempDir;
 
 namespace {
-
-config::Config make_config(config::TournamentType type, int engines, int rounds, int concurrency, const fs::path& out) {
-  config::Config c;
-  c.type = type;
-  for (int i = 0; i < engines; ++i) {
-    game::EngineConfig e;
-    e.name = "e" + std::to_string(i);
-    e.command = "/bin/true";
-    e.time_control.base_ms = 1000;
-    c.engines.push_back(e);
-  }
-  c.rounds = rounds;
-  c.concurrency = concurrency;
-  c.output.dir = out.string();
-  c.output.journal = (out / "journal.jsonl").string();
-  c.output.csa = false;
-  c.output.engine_logs = false;
-  return c;
-}
 
 std::vector<openings::Opening> test_openings() {
   return {{"startpos", "a"},
@@ -112,7 +94,7 @@ TEST_CASE("a complete gauntlet; the standings do not depend on concurrency") {
   TempDir dir("complete");
   Observer quiet;
   Script s1(3);
-  config::Config c1 = make_config(config::TournamentType::Gauntlet, 3, 6, 1, dir.path / "c1");
+  config::Config c1 = fake_config(config::TournamentType::Gauntlet, 3, 6, 1, dir.path / "c1");
   Run one = play_run(c1, s1, quiet);
   CHECK(one.result.end == RunEnd::Completed);
   CHECK(one.games_played == 24);
@@ -131,7 +113,7 @@ TEST_CASE("a complete gauntlet; the standings do not depend on concurrency") {
   CHECK(s1.live == 0);  // every engine released at the end
 
   Script s4(3);
-  config::Config c4 = make_config(config::TournamentType::Gauntlet, 3, 6, 4, dir.path / "c4");
+  config::Config c4 = fake_config(config::TournamentType::Gauntlet, 3, 6, 4, dir.path / "c4");
   Run four = play_run(c4, s4, quiet);
   CHECK(four.scored == 24);
   check_same_scores(one.pairings, four.pairings);
@@ -139,7 +121,7 @@ TEST_CASE("a complete gauntlet; the standings do not depend on concurrency") {
 
   SUBCASE("a round robin with a fresh process per game") {
     Script s(4);
-    config::Config c = make_config(config::TournamentType::RoundRobin, 4, 2, 3, dir.path / "rr");
+    config::Config c = fake_config(config::TournamentType::RoundRobin, 4, 2, 3, dir.path / "rr");
     c.restart = config::RestartPolicy::Always;
     Run r = play_run(c, s, quiet);
     CHECK(r.scored == 24);
@@ -155,7 +137,7 @@ TEST_CASE("the journal is not overwritten by accident") {
   TempDir dir("exists");
   Observer quiet;
   Script s(2);
-  config::Config c = make_config(config::TournamentType::Gauntlet, 2, 2, 1, dir.path);
+  config::Config c = fake_config(config::TournamentType::Gauntlet, 2, 2, 1, dir.path);
   play_run(c, s, quiet);
   Tournament again(c, test_openings(), fake_factory(s));
   auto e = again.open(quiet);
@@ -174,7 +156,7 @@ TEST_CASE("a pair broken by a crash is replayed") {
   SUBCASE("replayed as a new attempt; the crash stays in the faults") {
     Script s(2);
     s.crash = [](int call) { return call == 4; };  // game 3 (pair 1's second game) crashes
-    config::Config c = make_config(config::TournamentType::Gauntlet, 2, 3, 1, dir.path);
+    config::Config c = fake_config(config::TournamentType::Gauntlet, 2, 3, 1, dir.path);
     Tournament t(c, test_openings(), fake_factory(s));
     REQUIRE(t.open(quiet));
     RunResult r = t.run(quiet, nullptr);
@@ -191,13 +173,13 @@ TEST_CASE("a pair broken by a crash is replayed") {
     CHECK(s.starts[1] == 2);  // the crashed engine was restarted
     // The standings are those of a run without the crash.
     Script clean(2);
-    config::Config c2 = make_config(config::TournamentType::Gauntlet, 2, 3, 1, dir.path / "clean");
+    config::Config c2 = fake_config(config::TournamentType::Gauntlet, 2, 3, 1, dir.path / "clean");
     check_same_scores(t.tally().pairings(), play_run(c2, clean, quiet).pairings);
   }
   SUBCASE("without replays the crash is scored") {
     Script s(2);
     s.crash = [](int call) { return call == 5; };  // e0 crashes as black in game 4, a drawn game otherwise
-    config::Config c = make_config(config::TournamentType::Gauntlet, 2, 3, 1, dir.path);
+    config::Config c = fake_config(config::TournamentType::Gauntlet, 2, 3, 1, dir.path);
     c.replay_broken_pairs = false;
     Run r = play_run(c, s, quiet);
     CHECK(r.scored == 6);
@@ -207,7 +189,7 @@ TEST_CASE("a pair broken by a crash is replayed") {
   SUBCASE("an engine that always crashes is scored after max_replays") {
     Script s(2);
     s.crash = [](int) { return true; };
-    config::Config c = make_config(config::TournamentType::Gauntlet, 2, 1, 1, dir.path);
+    config::Config c = fake_config(config::TournamentType::Gauntlet, 2, 1, 1, dir.path);
     c.max_replays = 2;
     Run r = play_run(c, s, quiet);
     CHECK(r.result.end == RunEnd::Completed);
@@ -222,10 +204,10 @@ TEST_CASE("interrupted and resumed: every scheduled game exactly once") {
   TempDir dir("resume");
   Observer quiet;
   Script reference(3);
-  const config::Config ref_config = make_config(config::TournamentType::Gauntlet, 3, 8, 2, dir.path / "ref");
+  const config::Config ref_config = fake_config(config::TournamentType::Gauntlet, 3, 8, 2, dir.path / "ref");
   Run expected = play_run(ref_config, reference, quiet);
 
-  config::Config c = make_config(config::TournamentType::Gauntlet, 3, 8, 3, dir.path / "run");
+  config::Config c = fake_config(config::TournamentType::Gauntlet, 3, 8, 3, dir.path / "run");
   Script s(3);
   s.think = std::chrono::milliseconds(5);
   std::atomic<bool> stop{false};
@@ -282,7 +264,7 @@ TEST_CASE("SPRT: stops at the verdict; the exit code tells it") {
   shogi::Position::init();
   TempDir dir("sprt");
   Observer quiet;
-  config::Config c = make_config(config::TournamentType::Sprt, 2, 1000, 2, dir.path);
+  config::Config c = fake_config(config::TournamentType::Sprt, 2, 1000, 2, dir.path);
   c.sprt = stats::SprtConfig{0.05, 0.05, 0, 5, stats::EloModel::Normalized};
   Script s(2);
   // Mostly wins for e0 with some losses, so the pairs vary and the test must decide.
@@ -322,7 +304,7 @@ TEST_CASE("an engine that cannot start") {
   SUBCASE("at the first start: a fatal configuration error") {
     Script s(2);
     s.fail_start = [](int e, int) { return e == 1; };
-    config::Config c = make_config(config::TournamentType::Gauntlet, 2, 4, 2, dir.path);
+    config::Config c = fake_config(config::TournamentType::Gauntlet, 2, 4, 2, dir.path);
     Run r = play_run(c, s, quiet);
     CHECK(r.result.end == RunEnd::Error);
     CHECK(r.result.error.starts_with("e1: usi: no answer"));
@@ -340,10 +322,10 @@ TEST_CASE("an engine that cannot start") {
   SUBCASE("resumed after a failed start with other settings: afresh, nothing was played") {
     Script s(2);
     s.fail_start = [](int e, int) { return e == 1; };
-    config::Config c = make_config(config::TournamentType::Gauntlet, 2, 4, 2, dir.path);
+    config::Config c = fake_config(config::TournamentType::Gauntlet, 2, 4, 2, dir.path);
     REQUIRE(play_run(c, s, quiet).result.end == RunEnd::Error);
     Script fixed(2);
-    config::Config other = make_config(config::TournamentType::Gauntlet, 2, 2, 2, dir.path);
+    config::Config other = fake_config(config::TournamentType::Gauntlet, 2, 2, 2, dir.path);
     other.resume = true;
     Run again = play_run(other, fixed, quiet);
     CHECK(again.result.end == RunEnd::Completed);
@@ -353,7 +335,7 @@ TEST_CASE("an engine that cannot start") {
     Script s(2);
     s.crash = [](int call) { return call == 1; };
     s.fail_start = [](int e, int n) { return e == 0 && n == 2; };  // e0's restart fails once
-    config::Config c = make_config(config::TournamentType::Gauntlet, 2, 2, 1, dir.path);
+    config::Config c = fake_config(config::TournamentType::Gauntlet, 2, 2, 1, dir.path);
     Run r = play_run(c, s, quiet);
     CHECK(r.result.end == RunEnd::Completed);
     CHECK(r.scored == 4);
@@ -380,7 +362,7 @@ TEST_CASE("an engine that dies just before the runner's stop signal died with th
     });
     return true;
   };
-  config::Config c = make_config(config::TournamentType::Gauntlet, 2, 4, 1, dir.path / "j");
+  config::Config c = fake_config(config::TournamentType::Gauntlet, 2, 4, 1, dir.path / "j");
   Run r = play_run(c, s, quiet, &stop);
   signaller.join();
   CHECK(r.result.end == RunEnd::Interrupted);
@@ -393,7 +375,7 @@ TEST_CASE("an engine that dies just before the runner's stop signal died with th
 TEST_CASE("what the engines' starts tell of the rules is said once per run, however often they start") {
   shogi::Position::init();
   TempDir dir("rule-notices");
-  config::Config c = make_config(config::TournamentType::Gauntlet, 3, 3, 2, dir.path);
+  config::Config c = fake_config(config::TournamentType::Gauntlet, 3, 3, 2, dir.path);
   c.restart = config::RestartPolicy::Always;  // a fresh process for every game: many starts of each engine
   Script s(3);
   s.rule_notices = [](int e) {
