@@ -97,7 +97,14 @@ run_loop() {
 }
 
 case "${1:-status}" in
-  run) run_loop ;;
+  run)
+    # setsid gives the job a session, and with the kernel's autogroup scheduling (on where
+    # /proc/sys/kernel/sched_autogroup_enabled is 1) a session of its own gets an equal share of the CPU whatever its
+    # nice value: a niced gensfen then halved the speed of a test run beside it (byoyomi probes overran by
+    # seconds). The autogroup's own nice value is what yields to the other sessions.
+    echo "${NICE:-19}" > "/proc/$$/autogroup" 2>/dev/null || true
+    run_loop
+    ;;
   start)
     if pid=$(running_pid); then echo "datagen: already running (pid $pid)"; exit 0; fi
     mkdir -p "$store"
