@@ -22,20 +22,14 @@ journal::JournalContents read_or_throw(const std::string& path, bool keep_lines)
   return std::move(*contents);
 }
 
-// `text` written to `path` through a temporary file beside it, renamed over it: a failed write never replaces a
-// good file.
-void write_replacing(const std::string& path, const std::string& text, const std::string& what) {
-  if (auto written = output::write_file_atomically(path, text, "the " + what); !written)
-    throw config::ConfigError(written.error());
-}
-
 }  // namespace
 
 void StatsOutput::add_to(CLI::App& app) {
   app.add_option("--sprt", sprt, "elo0=E elo1=E [alpha=A] [beta=B] [model=...]: test this SPRT")->expected(1, 5);
   app.add_flag("--json", json, "Summary as JSON");
-  app.add_option("--rating-anchor", rating_anchor, "Rate more than two engines with this one at --rating-anchor-elo "
-                                                   "(default: the run's anchor, else mean 0)")
+  app.add_option("--rating-anchor", rating_anchor,
+                 "Rate more than two engines with this one at --rating-anchor-elo "
+                 "(default: the run's anchor, else mean 0)")
       ->type_name("NAME");
   app.add_option("--rating-anchor-elo", rating_anchor_elo, "The anchor's rating")->type_name("ELO");
 }
@@ -79,19 +73,17 @@ void ReportCli::add_to(CLI::App& app) {
 }
 
 int ReportCli::run() const {
-  const journal::JournalContents contents = read_or_throw(out_, true);
-  web::ReportData data = web::report_data(contents, out_, options_);
-  for (const std::string& w : data.warnings) std::cerr << "warning: " << w << "\n";
   std::string path = html_;
   if (path.empty()) {
     std::error_code ec;
     const fs::path base = fs::is_directory(out_, ec) ? fs::path(out_) : fs::path(out_).parent_path();
     path = (base / "report.html").string();
   }
-  const std::string html = web::report_html(data.json);
-  write_replacing(path, html, "report");
-  std::cout << "Report: " << path << " (" << data.games << " games, " << data.replays << " replayable, "
-            << (html.size() + 1023) / 1024 << " KiB)" << std::endl;
+  auto data = web::write_report(out_, path, options_);
+  if (!data) throw config::ConfigError(data.error());
+  for (const std::string& w : data->warnings) std::cerr << "warning: " << w << "\n";
+  std::cout << "Report: " << path << " (" << data->games << " games, " << data->replays << " replayable, "
+            << (data->bytes + 1023) / 1024 << " KiB)" << std::endl;
   return 0;
 }
 

@@ -131,8 +131,12 @@ std::expected<JournalHeader, std::string> parse_header(const bj::value& line) {
     for (const bj::value& b : v->get_array()) {
       const bj::object* o = b.if_object();
       if (!o) return std::unexpected("\"builds\" must hold objects");
-      EngineBuild build{get_string(*o, "engine"), get_string(*o, "repo"), get_string(*o, "ref"),
-                        get_string(*o, "commit"), false, std::nullopt};
+      EngineBuild build{get_string(*o, "engine"),
+                        get_string(*o, "repo"),
+                        get_string(*o, "ref"),
+                        get_string(*o, "commit"),
+                        false,
+                        std::nullopt};
       if (const bj::value* d = o->if_contains("dirty"); d && d->is_bool()) build.dirty = d->get_bool();
       if (o->contains("bench") && !o->at("bench").is_null()) {
         auto bench = get_int(*o, "bench", true);
@@ -318,51 +322,85 @@ std::string foreign_game(const JournalGame& g, const JournalHeader* header) {
   return {};
 }
 
-std::expected<JournalContents, std::string> read_journal(const std::string& path, bool keep_lines) {
+std::expected<JournalScan, std::string> scan_journal(const std::string& path, JournalVisitor& visitor,
+                                                     bool with_lines) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::unexpected(path + ": cannot read the journal");
-  JournalContents c;
+  JournalScan scan;
+  std::optional<JournalHeader> header;
+  bool any_game = false;
   std::string line;
   int number = 0;
-  uint64_t offset = 0;
   while (std::getline(in, line)) {
     ++number;
     const bool complete = !in.eof();
     if (!complete) {
       // The final write was cut short (kill -9 or a full disk): that game was not finished as far as we know.
-      c.torn = true;
-      c.warnings.push_back(path + ":" + std::to_string(number) + ": incomplete last line ignored");
+      scan.torn = true;
+      scan.warnings.push_back(path + ":" + std::to_string(number) + ": incomplete last line ignored");
       break;
     }
-    offset += line.size() + 1;
-    c.valid_size = offset;
+    scan.valid_size += line.size() + 1;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const std::string where = path + ":" + std::to_string(number) + ": ";
-    if (!c.header && c.games.empty() && line.find("\"journal\"") != std::string::npos) {
+    if (!header && !any_game && line.find("\"journal\"") != std::string::npos) {
       auto h = parse_journal_header(line);
       if (!h) return std::unexpected(where + h.error());
-      c.header = std::move(*h);
+      header = std::move(*h);
+      visitor.header(*header);
       continue;
     }
+    const JournalHeader* known = header ? &*header : nullptr;
     if (is_spsa_pair_line(line)) {
-      const size_t params = c.header && c.header->spsa ? c.header->spsa->params.size() : 0;
-      auto pair = parse_spsa_pair_line(line, params, keep_lines);
+      const size_t params = header && header->spsa ? header->spsa->params.size() : 0;
+      auto pair = parse_spsa_pair_line(line, params, with_lines);
       if (!pair) return std::unexpected(where + pair.error());
       for (const JournalGame& g : pair->games)
-        if (const std::string foreign = foreign_game(g, c.header ? &*c.header : nullptr); !foreign.empty())
+        if (const std::string foreign = foreign_game(g, known); !foreign.empty())
           return std::unexpected(where + foreign);
-      for (JournalGame& g : pair->games) c.games.push_back(std::move(g));
-      for (std::string& game_line : pair->game_lines) c.lines.push_back(std::move(game_line));
-      c.spsa_pairs.push_back(std::move(pair->pair));
+      for (size_t i = 0; i < pair->games.size(); ++i)
+        visitor.game(std::move(pair->games[i]), with_lines ? std::move(pair->game_lines[i]) : std::string());
+      any_game = true;
+      visitor.spsa_pair(std::move(pair->pair));
       continue;
     }
     auto g = parse_journal_game(line);
     if (!g) return std::unexpected(where + g.error());
-    if (const std::string foreign = foreign_game(*g, c.header ? &*c.header : nullptr); !foreign.empty())
-      return std::unexpected(where + foreign);
-    c.games.push_back(std::move(*g));
-    if (keep_lines) c.lines.push_back(std::move(line));
+    if (const std::string foreign = foreign_game(*g, known); !foreign.empty()) return std::unexpected(where + foreign);
+    any_game = true;
+    visitor.game(std::move(*g), with_lines ? std::move(line) : std::string());
   }
+  return scan;
+}
+
+namespace {
+
+// read_journal: every line kept.
+class Collector : public JournalVisitor {
+ public:
+  Collector(JournalContents& c, bool keep_lines) : c_(c), keep_lines_(keep_lines) {}
+  void header(const JournalHeader& h) override { c_.header = h; }
+  void game(JournalGame&& g, std::string&& line) override {
+    c_.games.push_back(std::move(g));
+    if (keep_lines_) c_.lines.push_back(std::move(line));
+  }
+  void spsa_pair(SpsaPair&& pair) override { c_.spsa_pairs.push_back(std::move(pair)); }
+
+ private:
+  JournalContents& c_;
+  bool keep_lines_;
+};
+
+}  // namespace
+
+std::expected<JournalContents, std::string> read_journal(const std::string& path, bool keep_lines) {
+  JournalContents c;
+  Collector collector(c, keep_lines);
+  auto scan = scan_journal(path, collector, keep_lines);
+  if (!scan) return std::unexpected(scan.error());
+  c.warnings = std::move(scan->warnings);
+  c.valid_size = scan->valid_size;
+  c.torn = scan->torn;
   return c;
 }
 
@@ -370,8 +408,7 @@ JournalWriter::~JournalWriter() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-JournalWriter::JournalWriter(JournalWriter&& other) noexcept
-    : fd_(other.fd_), path_(std::move(other.path_)) {
+JournalWriter::JournalWriter(JournalWriter&& other) noexcept : fd_(other.fd_), path_(std::move(other.path_)) {
   other.fd_ = -1;
 }
 

@@ -149,6 +149,26 @@ struct JournalContents {
 // which is reported as torn and left out. An SPSA pair's line gives its pair and its two games.
 std::expected<JournalContents, std::string> read_journal(const std::string& path, bool keep_lines = false);
 
+// A journal read a line at a time, for a reader that must not hold a long run whole (the report of 100,000 games):
+// read_journal's rules and errors, each line handed over as it is read.
+class JournalVisitor {
+ public:
+  virtual ~JournalVisitor() = default;
+  virtual void header(const JournalHeader&) {}
+  // A game, with its line as written when lines are asked for (else empty).
+  virtual void game(JournalGame&& game, std::string&& line) = 0;
+  // An SPSA pair's line, after its two games.
+  virtual void spsa_pair(SpsaPair&&) {}
+};
+// What a scan found besides the lines: read_journal's fields of the same names.
+struct JournalScan {
+  std::vector<std::string> warnings;
+  uint64_t valid_size = 0;
+  bool torn = false;
+};
+std::expected<JournalScan, std::string> scan_journal(const std::string& path, JournalVisitor& visitor,
+                                                     bool with_lines = false);
+
 class JournalWriter {
  public:
   JournalWriter() = default;

@@ -34,6 +34,25 @@ std::expected<JournalContents, std::string> read_games(const std::string& path, 
   return c;
 }
 
+std::expected<JournalScan, std::string> scan_games(const std::string& path, JournalVisitor& visitor, bool with_lines) {
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return scan_journal(path, visitor, with_lines);
+  if (const std::string applied = spsa_applied_path(path); fs::exists(applied, ec))
+    return scan_journal(applied, visitor, with_lines);
+  const std::string journal = (fs::path(path) / "journal.jsonl").string();
+  if (!fs::exists(segments_dir(path), ec) && fs::exists(journal, ec)) return scan_journal(journal, visitor, with_lines);
+  auto contents = read_games(path, with_lines);
+  if (!contents) return std::unexpected(contents.error());
+  if (contents->header) visitor.header(*contents->header);
+  for (size_t i = 0; i < contents->games.size(); ++i)
+    visitor.game(std::move(contents->games[i]), with_lines ? std::move(contents->lines[i]) : std::string());
+  for (SpsaPair& pair : contents->spsa_pairs) visitor.spsa_pair(std::move(pair));
+  JournalScan scan;
+  scan.warnings = std::move(contents->warnings);
+  scan.torn = contents->torn;
+  return scan;
+}
+
 std::string MergeReport::text() const {
   return "Merged " + std::to_string(segments) + " segments of " + std::to_string(shards) + " shards into " + path +
          ": " + std::to_string(games) + " game lines, " + std::to_string(complete_pairs) + " complete pairs, " +

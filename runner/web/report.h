@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <expected>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,20 +31,36 @@ struct ReportOptions {
 };
 
 struct ReportData {
-  std::string json;                   // what the page shows (report_html)
+  std::string json;                   // what the page shows (report_html); empty from write_report
   std::vector<std::string> warnings;  // game lines that could not be read back, each naming its game
   int64_t games = 0;                  // game lines
   int64_t replays = 0;                // games embedded for replay
+  int64_t bytes = 0;                  // the page's size, from write_report
 };
 
 // The report's data from a journal read with its lines (journal::read_games(path, true)). `source` names the
-// journal on the page.
+// journal on the page. For tests and small journals: write_report does the same without the journal in memory.
 ReportData report_data(const journal::JournalContents& contents, const std::string& source,
                        const ReportOptions& options = {});
+
+// The report of `journal` (a journal file or a run's directory, as journal::read_games takes it) written to `html`,
+// replaced whole or not at all. The journal is read twice, a game at a time (what the second reading needs of the
+// whole run first: the number of lines and of faults), and the page is written as the games are read: memory
+// stays flat in the number of games, but for a sharded run's segments, which are merged in memory first.
+std::expected<ReportData, std::string> write_report(const std::string& journal, const std::string& html,
+                                                    const ReportOptions& options = {});
 
 // The page: self-contained (styles, script and data inline; nothing loaded from anywhere), the data written in with
 // every '<' escaped so that no engine's text can end the script.
 std::string report_html(std::string_view data_json);
+// The page's text before and after its data, for a writer that writes the data in pieces through
+// append_script_json (report_html joins the three).
+struct ReportPageParts {
+  std::string_view before, after;
+};
+ReportPageParts report_page_parts();
+// `json` appended to `out` with every '<' as \u003c.
+void append_script_json(std::string& out, std::string_view json);
 
 // One engine move's time: what the clock allowed before it and what it took.
 struct MoveTiming {

@@ -64,6 +64,8 @@ constexpr std::string_view kReportPage = R"PAGE(<!doctype html>
 /*COMMON_SCRIPT*/
 
 const DATA = JSON.parse(document.getElementById("report-data").textContent);
+// The games come as a table (a row of values per game, its columns named once): a third of the page of a long run.
+DATA.games = DATA.games.map(row => Object.fromEntries(DATA.game_columns.map((column, i) => [column, row[i]])));
 const COLORS = ["#2a62c9", "#c0392b", "#2e7d32", "#8e44ad", "#d35400", "#16a085", "#7f8c8d", "#b8860b"];
 const FAULTS = new Set(["time-forfeit", "stall", "disconnect", "illegal-move", "illegal-declaration"]);
 
@@ -388,22 +390,32 @@ window.scrollTo(0, 0);
 
 }  // namespace
 
-std::string report_html(std::string_view data_json) {
+ReportPageParts report_page_parts() {
   static const std::string page = with_common_parts(kReportPage);
   constexpr std::string_view marker = "/*REPORT_DATA*/";
   const size_t at = page.find(marker);
-  std::string out;
-  out.reserve(page.size() + data_json.size() + 1024);
-  out.append(page, 0, at);
+  const std::string_view text(page);
+  return {text.substr(0, at), text.substr(at + marker.size())};
+}
+
+void append_script_json(std::string& out, std::string_view json) {
   // '<' occurs in JSON only inside strings, where \u003c means the same: no "</script>" of an engine's text can
   // end the data's script element.
-  for (char c : data_json) {
+  for (char c : json) {
     if (c == '<')
       out.append("\\u003c");
     else
       out.push_back(c);
   }
-  out.append(page, at + marker.size());
+}
+
+std::string report_html(std::string_view data_json) {
+  const ReportPageParts page = report_page_parts();
+  std::string out;
+  out.reserve(page.before.size() + data_json.size() + page.after.size() + 1024);
+  out.append(page.before);
+  append_script_json(out, data_json);
+  out.append(page.after);
   return out;
 }
 

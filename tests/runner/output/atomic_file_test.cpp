@@ -9,6 +9,7 @@
 #include "output/atomic_file.h"
 #include "support/temp_dir.h"
 
+using arena::output::AtomicFileWriter;
 using arena::output::write_file_atomically;
 using test_support::TempDir;
 namespace fs = std::filesystem;
@@ -53,4 +54,29 @@ TEST_CASE("write_file_atomically: writes, replaces, and on a failure keeps the o
     CHECK(files_in(dir.path) == 2);  // theta.json and a-folder: nothing else
     CHECK(read(file) == std::string(100000, 'x'));
   }
+}
+
+TEST_CASE("AtomicFileWriter: pieces appear only at commit; a writer dropped before it leaves the old file") {
+  TempDir dir("atomic-writer");
+  const fs::path file = dir.path / "report.html";
+  REQUIRE(write_file_atomically(file.string(), "old\n"));
+  {
+    auto w = AtomicFileWriter::open(file.string(), "the report");
+    REQUIRE(w);
+    REQUIRE(w->write("new "));
+    CHECK(read(file) == "old\n");
+    CHECK(files_in(dir.path) == 2);  // the old file and the temporary one
+  }  // dropped: an error on the way, or an exception
+  CHECK(read(file) == "old\n");
+  CHECK(files_in(dir.path) == 1);
+
+  auto w = AtomicFileWriter::open(file.string(), "the report");
+  REQUIRE(w);
+  REQUIRE(w->write("new "));
+  REQUIRE(w->write("page\n"));
+  CHECK(w->bytes() == 9);
+  REQUIRE(w->commit());
+  CHECK(read(file) == "new page\n");
+  CHECK(files_in(dir.path) == 1);
+  CHECK_FALSE(w->write("more"));  // ended
 }

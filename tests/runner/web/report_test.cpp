@@ -2,7 +2,12 @@
 // built from a journal (standings, series, terminations, times, games, replays, bad lines).
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <boost/json.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -40,6 +45,16 @@ bj::object parse_object(const std::string& text) {
   REQUIRE(v.has_value());
   REQUIRE(v->is_object());
   return v->as_object();
+}
+
+// Game i's row as an object: the report writes the games as a table, its columns named once.
+bj::object row(const bj::object& data, size_t i) {
+  const bj::array& columns = data.at("game_columns").as_array();
+  const bj::array& values = data.at("games").as_array().at(i).as_array();
+  REQUIRE(values.size() == columns.size());
+  bj::object o;
+  for (size_t c = 0; c < columns.size(); ++c) o.emplace(columns[c].as_string(), values[c]);
+  return o;
 }
 
 }  // namespace
@@ -198,13 +213,13 @@ TEST_CASE("report_data: standings, series, terminations, times and replays of a 
   CHECK(replay.at("given_ms").as_array().at(0).as_int64() == 1100);
   CHECK(replay.at("score").as_array().at(0).is_null());
   CHECK(replay.at("termination").as_string() == "time-forfeit");
-  const bj::array& rows = d.at("games").as_array();
-  REQUIRE(rows.size() == 4);
-  CHECK(rows.at(0).as_object().at("replay_index").as_int64() == -1);  // beyond max_replays
-  CHECK(rows.at(1).as_object().at("replay_index").as_int64() == 0);
-  CHECK(rows.at(2).as_object().at("replay_index").as_int64() == -1);
-  CHECK(rows.at(3).as_object().at("replay_index").as_int64() == -1);  // unreadable
-  CHECK(rows.at(1).as_object().at("termination").as_string() == "time-forfeit");
+  REQUIRE(d.at("games").as_array().size() == 4);
+  CHECK(row(d, 0).at("replay_index").as_int64() == -1);  // beyond max_replays
+  CHECK(row(d, 1).at("replay_index").as_int64() == 0);
+  CHECK(row(d, 2).at("replay_index").as_int64() == -1);
+  CHECK(row(d, 3).at("replay_index").as_int64() == -1);  // unreadable
+  CHECK(row(d, 1).at("termination").as_string() == "time-forfeit");
+  CHECK(row(d, 1).at("black").as_string() == "B");
 
   bool found = false;
   for (const bj::value& t : d.at("terminations").as_array())
@@ -306,7 +321,68 @@ TEST_CASE("report_data: a second line of a game is left out, as the standings le
   CHECK(d.at("series").at("llr").as_array().size() == xs.size());
   int64_t listed = 0;
   for (const bj::value& t : d.at("terminations").as_array())
-    listed += t.at("black").as_int64() + t.at("white").as_int64() + t.at("draw").as_int64() +
-              t.at("unscored").as_int64();
+    listed +=
+        t.at("black").as_int64() + t.at("white").as_int64() + t.at("draw").as_int64() + t.at("unscored").as_int64();
   CHECK(listed == 3);
+}
+
+TEST_CASE("report_data: the time chart's sample of a long run is an even spread, held within twice the limit") {
+  // 400 games of 8 moves, each side 1,600 moves within its allowance: the points kept as the moves come are
+  // thinned (every other one, from then on half as many), and what is drawn spreads over the whole run.
+  std::vector<testing::SampleMove> moves;
+  const char* usi[] = {"7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e", "6i7h", "4a3b"};
+  for (const char* m : usi) moves.push_back({m, 100});
+  std::vector<PlayedGame> games(400, named(timed_game("10+0", moves), "A", "B"));
+  for (size_t i = 1; i < games.size(); i += 2) games[i] = named(games[i], "B", "A");
+  ReportOptions options;
+  options.max_time_points = 50;
+  bj::object d = parse_object(report_data(journal_of(games), "j", options).json);
+  for (const bj::value& e : d.at("times").as_array()) {
+    CHECK(e.at("moves").as_int64() == 1600);
+    CHECK(e.at("sampled").as_bool());
+    const bj::array& points = e.at("points").as_array();
+    REQUIRE(points.size() == 50);
+    CHECK(points.front().as_array().at(2).as_int64() < 20);   // from the first games
+    CHECK(points.back().as_array().at(2).as_int64() >= 350);  // to the last
+  }
+}
+
+TEST_CASE("write_report: the page of a journal file, read a game at a time, holds report_data's data") {
+  std::vector<PlayedGame> games = {
+      named(timed_game("1+0.1", {{"7g7f", 300}, {"3c3d", 200}}), "A", "B"),
+      named(timed_game("1+0.1", {{"7g7f", 300}}, Termination::TimeForfeit,
+                       "white (A) used 2000.0 ms, allowed 1100.0 ms + 100.0 ms margin"),
+            "B", "A"),
+      named(timed_game("1+0.1", {{"7g7f", 300}, {"3c3d", 200}}), "A", "B"),
+  };
+  games[1].result.outcome = Outcome::BlackWin;
+  journal::JournalContents c = journal_of(games);
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("report-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string journal_path = (dir / "journal.jsonl").string(), html = (dir / "report.html").string();
+  {
+    std::ofstream out(journal_path);
+    out << journal::to_json(*c.header) << "\n";
+    for (const std::string& line : c.lines) out << line << "\n";
+  }
+  ReportOptions options;
+  options.max_replays = 2;
+  auto written = write_report(journal_path, html, options);
+  REQUIRE_MESSAGE(written.has_value(), (written ? "" : written.error()));
+  CHECK(written->games == 3);
+  CHECK(written->replays == 2);
+  std::ifstream in(html);
+  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(written->bytes == int64_t(page.size()));
+  CHECK(page == report_html(report_data(c, journal_path, options).json));
+
+  // A journal that cannot be read: an error naming it, and nothing written (no page, no temporary file).
+  std::filesystem::remove(html);
+  std::ofstream(journal_path, std::ios::app) << "{\"game\":garbled\n";
+  auto failed = write_report(journal_path, html, options);
+  REQUIRE_FALSE(failed.has_value());
+  CHECK(failed.error().starts_with(journal_path + ":5: "));
+  CHECK(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()) == 1);
+  std::filesystem::remove_all(dir);
 }
