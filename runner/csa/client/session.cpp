@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include "csa/client/connection.h"
@@ -122,187 +123,233 @@ void logout(ClientConnection& conn) {
   }
 }
 
-}  // namespace
+// One `shogi-arena csa` session: the engine, the log and the tallies shared by its connections and their games.
+// run() connects (again after a failure, with a growing delay), logs in and plays the connection's games: one in
+// CSA mode, as many as wanted in x1 mode.
+class Session {
+ public:
+  Session(const CsaClientConfig& cfg, const LinkFactory& connect, const std::atomic<bool>* stop)
+      : cfg_(cfg),
+        connect_(connect),
+        stop_(stop),
+        console_(cfg.status_line),
+        where_(cfg.host + ":" + std::to_string(cfg.port)) {}
+  CsaSessionReport run();
 
-CsaSessionReport run_csa_session(const CsaClientConfig& cfg, const LinkFactory& connect,
-                                 const std::atomic<bool>* stop) {
-  CsaSessionReport rep;
-  if (auto ok = validate(cfg); !ok) {
-    rep.exit_code = 2;
-    rep.error = ok.error();
-    return rep;
+ private:
+  bool stopped() const { return stop_ && stop_->load(); }
+  bool games_left() const { return cfg_.games == 0 || rep_.games_started < cfg_.games; }
+  void give_up(const std::string& why) {
+    rep_.exit_code = 1;
+    rep_.error = why;
+    log_.note("giving up: " + why);
   }
-  auto stopped = [&] { return stop && stop->load(); };
+  bool open_log();
+  bool wait_before_retry();  // false: given up, or stopped
+  void play_games(ClientConnection& conn);
+  void game_over(const CsaGameReport& g, int game_no);
+  void say_latency();
 
-  Console console(cfg.status_line);
-  ProtocolLog log;
-  log.set_secret(login_secret(cfg));
+  const CsaClientConfig& cfg_;
+  const LinkFactory& connect_;
+  const std::atomic<bool>* stop_;
+  CsaSessionReport rep_;
+  Console console_;
+  ProtocolLog log_;
+  std::optional<ClientEngine> engine_;
+  GameSettings settings_;
+  std::vector<int64_t> line_to_go_, bestmove_to_send_;
+  int failures_ = 0;  // in a row, since the last game that started
+  std::string last_error_;
+  const std::string where_;
+};
+
+bool Session::open_log() {
+  log_.set_secret(login_secret(cfg_));
   std::error_code ec;
-  fs::create_directories(cfg.output_dir, ec);
-  std::string log_path = cfg.log_file.empty() ? (fs::path(cfg.output_dir) / "csa-client.log").string() : cfg.log_file;
-  if (std::string err; !log.open(log_path, &err)) {
-    rep.exit_code = 1;
-    rep.error = err;
-    return rep;
+  fs::create_directories(cfg_.output_dir, ec);
+  const std::string path =
+      cfg_.log_file.empty() ? (fs::path(cfg_.output_dir) / "csa-client.log").string() : cfg_.log_file;
+  if (std::string err; !log_.open(path, &err)) {
+    rep_.exit_code = 1;
+    rep_.error = err;
+    return false;
   }
-  log.set_note_sink([&](std::string_view text) { console.note(text); });
-  auto give_up = [&](const std::string& why) {
-    rep.exit_code = 1;
-    rep.error = why;
-    log.note("giving up: " + why);
-  };
+  log_.set_note_sink([this](std::string_view text) { console_.note(text); });
+  return true;
+}
 
-  game::EngineConfig engine_config = cfg.engine;
+bool Session::wait_before_retry() {
+  if (cfg_.reconnect_attempts > 0 && failures_ > cfg_.reconnect_attempts) {
+    give_up(std::to_string(failures_) + " failed attempts in a row; last: " + last_error_);
+    return false;
+  }
+  auto delay = cfg_.reconnect_initial * (int64_t(1) << std::min(failures_ - 1, 20));
+  delay = std::min(delay, cfg_.reconnect_max);
+  // The failure is said here, with the retry (or in give_up's line, or not at all if stopped first).
+  log_.note("retrying in " + std::to_string(delay.count()) + " ms (" + last_error_ + ")");
+  return sleep_unless_stopped(delay, stop_);
+}
+
+CsaSessionReport Session::run() {
+  if (auto ok = validate(cfg_); !ok) {
+    rep_.exit_code = 2;
+    rep_.error = ok.error();
+    return rep_;
+  }
+  if (!open_log()) return rep_;
+  game::EngineConfig engine_config = cfg_.engine;
   if (engine_config.stderr_log.empty())
-    engine_config.stderr_log = (fs::path(cfg.output_dir) / "engine-stderr.log").string();
-  ClientEngine engine(engine_config, &log);
-  log.note("starting the engine");
-  if (auto ok = engine.start(); !ok) {
+    engine_config.stderr_log = (fs::path(cfg_.output_dir) / "engine-stderr.log").string();
+  engine_.emplace(engine_config, &log_);
+  log_.note("starting the engine");
+  if (auto ok = engine_->start(); !ok) {
     give_up(ok.error());
-    return rep;
+    return rep_;
   }
-  log.note("engine " + engine.name() + " ready");
+  log_.note("engine " + engine_->name() + " ready");
+  settings_.margin_ms = cfg_.margin_ms;
+  settings_.floodgate_comments = cfg_.floodgate_comments;
+  settings_.ponder = cfg_.engine.ponder;
+  settings_.resign_on_stop = cfg_.resign_on_stop;
+  const auto keep_alive = cfg_.keep_alive_override.value_or(std::chrono::seconds(cfg_.keep_alive_s));
 
-  GameSettings settings;
-  settings.margin_ms = cfg.margin_ms;
-  settings.floodgate_comments = cfg.floodgate_comments;
-  settings.ponder = cfg.engine.ponder;
-  settings.resign_on_stop = cfg.resign_on_stop;
-  auto keep_alive = cfg.keep_alive_override.value_or(std::chrono::seconds(cfg.keep_alive_s));
-  std::vector<int64_t> line_to_go, bestmove_to_send;
-
-  int failures = 0;  // in a row, since the last game that started
   bool ever_logged_in = false;
-  std::string last_error;
-  auto games_left = [&] { return cfg.games == 0 || rep.games_started < cfg.games; };
-  std::string where = cfg.host + ":" + std::to_string(cfg.port);
-
-  while (games_left() && !stopped() && rep.exit_code == 0) {
-    if (failures > 0) {
-      if (cfg.reconnect_attempts > 0 && failures > cfg.reconnect_attempts) {
-        give_up(std::to_string(failures) + " failed attempts in a row; last: " + last_error);
-        break;
-      }
-      auto delay = cfg.reconnect_initial * (int64_t(1) << std::min(failures - 1, 20));
-      delay = std::min(delay, cfg.reconnect_max);
-      // The failure is said here, with the retry (or in give_up's line, or not at all if stopped first).
-      log.note("retrying in " + std::to_string(delay.count()) + " ms (" + last_error + ")");
-      if (!sleep_unless_stopped(delay, stop)) break;
-    }
-    console.status("connecting to " + where);
-    auto link = connect();
+  while (games_left() && !stopped() && rep_.exit_code == 0) {
+    if (failures_ > 0 && !wait_before_retry()) break;
+    console_.status("connecting to " + where_);
+    auto link = connect_();
     if (!link) {
-      ++failures;
-      ++rep.connect_failures;
-      last_error = link.error();
+      ++failures_;
+      ++rep_.connect_failures;
+      last_error_ = link.error();
       continue;
     }
-    ClientConnection conn(std::move(*link), log, keep_alive);
-    log.note("connected to " + where + "; logging in as " + cfg.user);
-    LoginOutcome lo = login(conn, cfg.user, login_password(cfg), std::chrono::seconds(30), stopped);
+    ClientConnection conn(std::move(*link), log_, keep_alive);
+    log_.note("connected to " + where_ + "; logging in as " + cfg_.user);
+    LoginOutcome lo =
+        login(conn, cfg_.user, login_password(cfg_), std::chrono::seconds(30), [this] { return stopped(); });
     if (lo.result == LoginResult::Stopped) break;
     if (lo.result != LoginResult::Ok) {
-      last_error = lo.why;
+      last_error_ = lo.why;
       if (lo.result == LoginResult::Incorrect && !ever_logged_in) {
         give_up(lo.why + ": check server.user and the password / game_name / trip");
         break;
       }
-      ++failures;
+      ++failures_;
       continue;
     }
     ever_logged_in = true;
-    ++rep.logins;
-
-    // The games of this connection: one in CSA mode, as many as wanted in x1 mode.
-    while (games_left() && !stopped() && rep.exit_code == 0) {
-      if (cfg.mode == LoginMode::X1) conn.send(x1_game_command(cfg));
-      console.status("waiting for a game on " + where);
-      // No deadline: a game on a server may be hours away (Floodgate pairs every 30 minutes).
-      SummaryWaitOutcome w = wait_for_summary(conn, Deadline::max(), stopped);
-      if (w.result == SummaryWait::Stopped) break;
-      if (w.result == SummaryWait::Closed) {
-        ++failures;
-        last_error = "connection lost while waiting for a game: " + w.detail;
-        break;
-      }
-      if (w.result == SummaryWait::X1Error) {
-        if (cfg.challenge && w.detail.find("can't find rival") != std::string::npos) {
-          // Nobody waiting for this game yet: ask again a little later.
-          if (!sleep_unless_stopped(cfg.reconnect_initial, stop)) break;
-          continue;
-        }
-        give_up("the server refused " + x1_game_command(cfg) + ": " + w.detail);
-        break;
-      }
-
-      int game_no = rep.games_started + 1;
-      StatusSink sink = [&](const LiveStatus& s) { console.status(status_text(s, game_no, cfg.games)); };
-      CsaGameReport g = play_csa_game(conn, engine, settings, log, stop, sink);
-      line_to_go.insert(line_to_go.end(), g.line_to_go_us.begin(), g.line_to_go_us.end());
-      bestmove_to_send.insert(bestmove_to_send.end(), g.bestmove_to_send_us.begin(), g.bestmove_to_send_us.end());
-
-      if (g.started) {
-        ++rep.games_started;
-        failures = g.status == GameStatus::ConnectionLost ? 1 : 0;
-        if (g.status == GameStatus::ConnectionLost) last_error = "connection lost during the game: " + g.detail;
-        if (g.end.result == EndResult::Win)
-          ++rep.wins;
-        else if (g.end.result == EndResult::Lose)
-          ++rep.losses;
-        else if (g.end.result != EndResult::None)
-          ++rep.draws;
-        auto text = to_csa_record(g.record);
-        std::string stem = (fs::path(cfg.output_dir) / file_name_for(g.game_id, game_no)).string();
-        std::string file = stem + ".csa";
-        for (int n = 2; fs::exists(file); ++n) file = stem + "-" + std::to_string(n) + ".csa";  // never overwrite
-        if (!text) {
-          log.note("cannot write the record of " + g.game_id + ": " + text.error());
-        } else if (std::ofstream out(file); out << *text && out.flush()) {
-          rep.record_files.push_back(file);
-        } else {
-          log.note("cannot write " + file);
-        }
-        log.note("game " + std::to_string(game_no) + " over: " + record::result_in_words(g.record.result) + " (" +
-                 g.detail + "); score so far +" + std::to_string(rep.wins) + " -" + std::to_string(rep.losses) + " =" +
-                 std::to_string(rep.draws));
-      } else {
-        // A rejection by us repeats if nothing changes: back off. The opponent's rejection is no failure.
-        bool ours = g.status == GameStatus::Rejected && !g.detail.starts_with("rejected by");
-        if (ours || g.status == GameStatus::ConnectionLost) {
-          ++failures;
-          last_error = g.detail;
-        }
-      }
-      bool engine_failed = g.engine_failed;
-      bool started = g.started;
-      rep.games.push_back(std::move(g));
-
-      if (engine_failed || (cfg.restart_engine && started && games_left() && !stopped())) {
-        log.note(engine_failed ? "restarting the engine after a failure" : "restarting the engine for the next game");
-        if (auto ok = engine.start(); !ok) {
-          give_up(ok.error());
-          break;
-        }
-      }
-      if (cfg.mode == LoginMode::Csa || conn.closed() || failures > 0) break;
-    }
-    if (cfg.mode == LoginMode::X1 || stopped()) logout(conn);
+    ++rep_.logins;
+    play_games(conn);
+    if (cfg_.mode == LoginMode::X1 || stopped()) logout(conn);
     conn.close();
   }
 
-  engine.stop();
-  rep.line_to_go = latency_figures(line_to_go);
-  rep.bestmove_to_send = latency_figures(bestmove_to_send);
+  engine_->stop();
+  say_latency();
+  log_.note("session over: " + std::to_string(rep_.games_started) + " games, +" + std::to_string(rep_.wins) + " -" +
+            std::to_string(rep_.losses) + " =" + std::to_string(rep_.draws));
+  return rep_;
+}
+
+// The games of one connection: one in CSA mode, as many as wanted in x1 mode.
+void Session::play_games(ClientConnection& conn) {
+  while (games_left() && !stopped() && rep_.exit_code == 0) {
+    if (cfg_.mode == LoginMode::X1) conn.send(x1_game_command(cfg_));
+    console_.status("waiting for a game on " + where_);
+    // No deadline: a game on a server may be hours away (Floodgate pairs every 30 minutes).
+    SummaryWaitOutcome w = wait_for_summary(conn, Deadline::max(), [this] { return stopped(); });
+    if (w.result == SummaryWait::Stopped) return;
+    if (w.result == SummaryWait::Closed) {
+      ++failures_;
+      last_error_ = "connection lost while waiting for a game: " + w.detail;
+      return;
+    }
+    if (w.result == SummaryWait::X1Error) {
+      if (cfg_.challenge && w.detail.find("can't find rival") != std::string::npos) {
+        // Nobody waiting for this game yet: ask again a little later.
+        if (!sleep_unless_stopped(cfg_.reconnect_initial, stop_)) return;
+        continue;
+      }
+      give_up("the server refused " + x1_game_command(cfg_) + ": " + w.detail);
+      return;
+    }
+
+    const int game_no = rep_.games_started + 1;
+    StatusSink sink = [&](const LiveStatus& s) { console_.status(status_text(s, game_no, cfg_.games)); };
+    CsaGameReport g = play_csa_game(conn, *engine_, settings_, log_, stop_, sink);
+    line_to_go_.insert(line_to_go_.end(), g.line_to_go_us.begin(), g.line_to_go_us.end());
+    bestmove_to_send_.insert(bestmove_to_send_.end(), g.bestmove_to_send_us.begin(), g.bestmove_to_send_us.end());
+    game_over(g, game_no);
+    const bool engine_failed = g.engine_failed, started = g.started;
+    rep_.games.push_back(std::move(g));
+
+    if (engine_failed || (cfg_.restart_engine && started && games_left() && !stopped())) {
+      log_.note(engine_failed ? "restarting the engine after a failure" : "restarting the engine for the next game");
+      if (auto ok = engine_->start(); !ok) {
+        give_up(ok.error());
+        return;
+      }
+    }
+    if (cfg_.mode == LoginMode::Csa || conn.closed() || failures_ > 0) return;
+  }
+}
+
+// A game that started: its result counted and its record written (never over another file). One that did not: a
+// failure when it repeats if nothing changes (our rejection, a lost connection).
+void Session::game_over(const CsaGameReport& g, int game_no) {
+  if (!g.started) {
+    // The opponent's rejection is no failure.
+    const bool ours = g.status == GameStatus::Rejected && !g.detail.starts_with("rejected by");
+    if (ours || g.status == GameStatus::ConnectionLost) {
+      ++failures_;
+      last_error_ = g.detail;
+    }
+    return;
+  }
+  ++rep_.games_started;
+  failures_ = g.status == GameStatus::ConnectionLost ? 1 : 0;
+  if (g.status == GameStatus::ConnectionLost) last_error_ = "connection lost during the game: " + g.detail;
+  if (g.end.result == EndResult::Win)
+    ++rep_.wins;
+  else if (g.end.result == EndResult::Lose)
+    ++rep_.losses;
+  else if (g.end.result != EndResult::None)
+    ++rep_.draws;
+  auto text = to_csa_record(g.record);
+  const std::string stem = (fs::path(cfg_.output_dir) / file_name_for(g.game_id, game_no)).string();
+  std::string file = stem + ".csa";
+  for (int n = 2; fs::exists(file); ++n) file = stem + "-" + std::to_string(n) + ".csa";
+  if (!text) {
+    log_.note("cannot write the record of " + g.game_id + ": " + text.error());
+  } else if (std::ofstream out(file); out << *text && out.flush()) {
+    rep_.record_files.push_back(file);
+  } else {
+    log_.note("cannot write " + file);
+  }
+  log_.note("game " + std::to_string(game_no) + " over: " + record::result_in_words(g.record.result) + " (" + g.detail +
+            "); score so far +" + std::to_string(rep_.wins) + " -" + std::to_string(rep_.losses) + " =" +
+            std::to_string(rep_.draws));
+}
+
+void Session::say_latency() {
+  rep_.line_to_go = latency_figures(line_to_go_);
+  rep_.bestmove_to_send = latency_figures(bestmove_to_send_);
   auto fig = [](const LatencyFigures& f) {
     return "median " + std::to_string(f.median_us) + " us, p99 " + std::to_string(f.p99_us) + " us (" +
            std::to_string(f.count) + " moves)";
   };
-  if (rep.line_to_go.count + rep.bestmove_to_send.count > 0)
-    log.note("client latency: server line -> go " + fig(rep.line_to_go) + "; bestmove -> socket " +
-             fig(rep.bestmove_to_send));
-  log.note("session over: " + std::to_string(rep.games_started) + " games, +" + std::to_string(rep.wins) + " -" +
-           std::to_string(rep.losses) + " =" + std::to_string(rep.draws));
-  return rep;
+  if (rep_.line_to_go.count + rep_.bestmove_to_send.count > 0)
+    log_.note("client latency: server line -> go " + fig(rep_.line_to_go) + "; bestmove -> socket " +
+              fig(rep_.bestmove_to_send));
+}
+
+}  // namespace
+
+CsaSessionReport run_csa_session(const CsaClientConfig& cfg, const LinkFactory& connect,
+                                 const std::atomic<bool>* stop) {
+  return Session(cfg, connect, stop).run();
 }
 
 int run_csa_client(const CsaClientConfig& config, const std::atomic<bool>* stop) {

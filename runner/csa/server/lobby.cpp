@@ -30,7 +30,7 @@ struct Lobby::Player {
 struct Lobby::GameEntry {
   std::unique_ptr<ServerGame> game;
   PlayerId players[shogi::COLOR_NB] = {0, 0};
-  SteadyTime expires{};  // agreement deadline
+  SteadyTime expires{};                  // agreement deadline
   std::optional<size_t> reported_moves;  // moves when game_progress was last called (none: not yet)
 };
 
@@ -161,22 +161,16 @@ bool Lobby::handle_login(Player& p, std::string_view line, SteadyTime now) {
   return true;
 }
 
+// A player's line after login: in-game lines go to the game, the rest is the lobby's (game requests, agreement,
+// the x1 listings, logout). Errors are shogi-server's "##[ERROR]" lines; the connection stays.
 bool Lobby::handle_command(Player& p, const ClientCommand& cmd, std::string_view line, SteadyTime now) {
   std::string_view body = line;
   if (!body.empty() && body.back() == '\r') body.remove_suffix(1);
-  GameEntry* entry = nullptr;
-  if (p.game) {
-    auto it = games_.find(p.game);
-    if (it != games_.end()) entry = it->second.get();
-  }
-  auto error = [&](const std::string& text) {
-    send(p, "##[ERROR] " + text + "\n");
-    return false;
-  };
-  auto in_game_call = [&](auto&& call) {
+  GameEntry* entry = entry_of(p);
+  auto to_game = [&] {
     uint64_t key = p.game;
     Outbox out;
-    call(*entry->game, entry->players[BLACK] == p.id ? BLACK : WHITE, out);
+    entry->game->on_command(entry->players[BLACK] == p.id ? BLACK : WHITE, cmd, now, out);
     after_game_call(key, out);
   };
 
@@ -184,8 +178,7 @@ bool Lobby::handle_command(Player& p, const ClientCommand& cmd, std::string_view
     case ClientCommandKind::KeepAlive:
     case ClientCommandKind::KeepAliveSilent:
       if (cmd.kind == ClientCommandKind::KeepAlive) send(p, "\n");
-      if (entry && p.status == Status::InGame)
-        in_game_call([&](ServerGame& g, Color c, Outbox& out) { g.on_command(c, cmd, now, out); });
+      if (entry && p.status == Status::InGame) to_game();
       return true;
     case ClientCommandKind::Blank:
     case ClientCommandKind::Ignored:
@@ -193,38 +186,15 @@ bool Lobby::handle_command(Player& p, const ClientCommand& cmd, std::string_view
     case ClientCommandKind::Move:
     case ClientCommandKind::Special:
       // Outside a game shogi-server ignores moves and %-commands without a reply.
-      if (entry && p.status == Status::InGame)
-        in_game_call([&](ServerGame& g, Color c, Outbox& out) { g.on_command(c, cmd, now, out); });
+      if (entry && p.status == Status::InGame) to_game();
       return true;
-    case ClientCommandKind::Agree: {
-      if (p.status != Status::AgreeWaiting || !entry)
-        return error(std::string("you are in ") + status_name(p.status) +
-                     " status. AGREE is valid in agree_waiting status");
-      p.status = Status::StartWaiting;
-      Player* b = find(entry->players[BLACK]);
-      Player* w = find(entry->players[WHITE]);
-      if (b && w && b->status == Status::StartWaiting && w->status == Status::StartWaiting) {
-        b->status = w->status = Status::InGame;
-        Outbox out;
-        entry->game->start(now, out);
-        log("game started " + entry->game->setup().game_id);
-        after_game_call(p.game, out);
-      }
-      return true;
-    }
-    case ClientCommandKind::Reject: {
-      if (p.status != Status::AgreeWaiting || !entry)
-        return error(std::string("you are in ") + status_name(p.status) +
-                     " status. REJECT is valid in agree_waiting status");
-      Outbox out;
-      entry->game->reject(p.name, out);
-      after_game_call(p.game, out);
-      return true;
-    }
+    case ClientCommandKind::Agree:
+    case ClientCommandKind::Reject:
+      return agreement_command(p, cmd.kind == ClientCommandKind::Agree, now);
     case ClientCommandKind::GameCancel:
       if (p.status != Status::Connected && p.status != Status::GameWaiting)
-        return error(std::string("you are in ") + status_name(p.status) +
-                     " status. GAME is valid in connected or game_waiting status");
+        return error(p, std::string("you are in ") + status_name(p.status) +
+                            " status. GAME is valid in connected or game_waiting status");
       p.status = Status::Connected;
       p.game_name.clear();
       return true;
@@ -232,53 +202,15 @@ bool Lobby::handle_command(Player& p, const ClientCommand& cmd, std::string_view
     case ClientCommandKind::Challenge:
       return game_command(p, cmd.kind == ClientCommandKind::Challenge, cmd.text, cmd.turn, now);
     case ClientCommandKind::MissingTurn:
-      return error("A turn identifier is required: " + std::string(body));
-    case ClientCommandKind::Who: {
-      std::string text;
-      for (PlayerId id : logged_in_)
-        if (Player* q = find(id)) text += "##[WHO] " + who_line(*q) + "\n";
-      text += "##[WHO] +OK\n";
-      send(p, text);
-      return true;
-    }
-    case ClientCommandKind::List: {
-      std::string text;
-      for (auto& [key, g] : games_) text += "##[LIST] " + g->game->setup().game_id + "\n";
-      text += "##[LIST] +OK\n";
-      send(p, text);
-      return true;
-    }
-    case ClientCommandKind::Show: {
-      std::string text;
-      for (auto& [key, g] : games_) {
-        if (g->game->setup().game_id != cmd.text) continue;
-        std::string body_text = g->game->show();
-        size_t start = 0;
-        while (start < body_text.size()) {
-          size_t end = body_text.find('\n', start);
-          text += "##[SHOW] " + body_text.substr(start, end - start) + "\n";
-          start = end + 1;
-        }
-      }
-      text += "##[SHOW] +OK\n";
-      send(p, text);
-      return true;
-    }
+      return error(p, "A turn identifier is required: " + std::string(body));
+    case ClientCommandKind::Who:
+    case ClientCommandKind::List:
+    case ClientCommandKind::Show:
     case ClientCommandKind::Chat:
-      for (PlayerId id : logged_in_)
-        if (Player* q = find(id); q && q->x1) send(*q, "##[CHAT][" + p.name + "] " + cmd.text + "\n");
-      return true;
     case ClientCommandKind::Help:
-      send(p,
-           "##[HELP] available commands \"%%WHO\", \"%%CHAT str\", \"%%GAME game_name +\", "
-           "\"%%GAME game_name -\"\n");
-      return true;
     case ClientCommandKind::Version:
-      send(p, "##[VERSION] shogi-arena CSA server (shogi-server protocol)\n##[VERSION] +OK\n");
-      return true;
     case ClientCommandKind::Rating:
-      // No rating database here: an empty list.
-      send(p, "##[RATING] +OK\n");
+      x1_info_command(p, cmd);
       return true;
     case ClientCommandKind::Logout:
       send(p, "LOGOUT:completed\n");
@@ -290,11 +222,92 @@ bool Lobby::handle_command(Player& p, const ClientCommand& cmd, std::string_view
       send(p, "CHALLENGE ACCEPTED\n");
       return true;
     case ClientCommandKind::Unsupported:
-      return error("command not supported by this server: " + std::string(body));
+      return error(p, "command not supported by this server: " + std::string(body));
     case ClientCommandKind::Unknown:
-      return error("unknown command: " + mask_login(body));
+      return error(p, "unknown command: " + mask_login(body));
   }
   return true;
+}
+
+Lobby::GameEntry* Lobby::entry_of(const Player& p) {
+  if (!p.game) return nullptr;
+  auto it = games_.find(p.game);
+  return it != games_.end() ? it->second.get() : nullptr;
+}
+
+bool Lobby::error(Player& p, const std::string& text) {
+  send(p, "##[ERROR] " + text + "\n");
+  return false;
+}
+
+// AGREE or REJECT of the game proposed: the game starts when both sides agreed; a reject ends it for both.
+bool Lobby::agreement_command(Player& p, bool agree, SteadyTime now) {
+  GameEntry* entry = entry_of(p);
+  if (p.status != Status::AgreeWaiting || !entry)
+    return error(p, std::string("you are in ") + status_name(p.status) + " status. " + (agree ? "AGREE" : "REJECT") +
+                        " is valid in agree_waiting status");
+  Outbox out;
+  if (!agree) {
+    entry->game->reject(p.name, out);
+    after_game_call(p.game, out);
+    return true;
+  }
+  p.status = Status::StartWaiting;
+  Player* b = find(entry->players[BLACK]);
+  Player* w = find(entry->players[WHITE]);
+  if (b && w && b->status == Status::StartWaiting && w->status == Status::StartWaiting) {
+    b->status = w->status = Status::InGame;
+    entry->game->start(now, out);
+    log("game started " + entry->game->setup().game_id);
+    after_game_call(p.game, out);
+  }
+  return true;
+}
+
+// The x1 (extended mode) commands that list or tell: %%WHO, %%LIST, %%SHOW, %%CHAT, %%HELP, %%VERSION, %%RATING.
+void Lobby::x1_info_command(Player& p, const ClientCommand& cmd) {
+  std::string text;
+  switch (cmd.kind) {
+    case ClientCommandKind::Who:
+      for (PlayerId id : logged_in_)
+        if (Player* q = find(id)) text += "##[WHO] " + who_line(*q) + "\n";
+      text += "##[WHO] +OK\n";
+      break;
+    case ClientCommandKind::List:
+      for (auto& [key, g] : games_) text += "##[LIST] " + g->game->setup().game_id + "\n";
+      text += "##[LIST] +OK\n";
+      break;
+    case ClientCommandKind::Show:
+      for (auto& [key, g] : games_) {
+        if (g->game->setup().game_id != cmd.text) continue;
+        const std::string shown = g->game->show();
+        for (size_t start = 0; start < shown.size();) {
+          const size_t end = shown.find('\n', start);
+          text += "##[SHOW] " + shown.substr(start, end - start) + "\n";
+          start = end == std::string::npos ? shown.size() : end + 1;
+        }
+      }
+      text += "##[SHOW] +OK\n";
+      break;
+    case ClientCommandKind::Chat:
+      for (PlayerId id : logged_in_)
+        if (Player* q = find(id); q && q->x1) send(*q, "##[CHAT][" + p.name + "] " + cmd.text + "\n");
+      return;
+    case ClientCommandKind::Help:
+      text =
+          "##[HELP] available commands \"%%WHO\", \"%%CHAT str\", \"%%GAME game_name +\", "
+          "\"%%GAME game_name -\"\n";
+      break;
+    case ClientCommandKind::Version:
+      text = "##[VERSION] shogi-arena CSA server (shogi-server protocol)\n##[VERSION] +OK\n";
+      break;
+    case ClientCommandKind::Rating:
+      text = "##[RATING] +OK\n";  // no rating database here: an empty list
+      break;
+    default:
+      return;
+  }
+  send(p, text);
 }
 
 std::string Lobby::who_line(const Player& p) const {

@@ -68,6 +68,10 @@ class Lobby {
 
   bool handle_login(Player& p, std::string_view line, SteadyTime now);
   bool handle_command(Player& p, const ClientCommand& cmd, std::string_view line, SteadyTime now);
+  bool agreement_command(Player& p, bool agree, SteadyTime now);
+  void x1_info_command(Player& p, const ClientCommand& cmd);
+  GameEntry* entry_of(const Player& p);
+  bool error(Player& p, const std::string& text);  // "##[ERROR] text" to p; false
   bool game_command(Player& p, bool challenge, const std::string& name, char turn, SteadyTime now);
   void create_game(Player& p1, Player& p2, const std::string& name, const GameName& gn, SteadyTime now);
   void deliver(GameEntry& entry, Outbox& out);
