@@ -2,8 +2,8 @@
 // One game on a CSA server, from the Game_Summary block to the result line (csa-protocol.md §2-§7), over a
 // ClientConnection (no sockets here: tests feed scripted lines) and a ClientEngine.
 //
-// The loop itself lives in game.cpp; the decisions the protocol leaves to the client are parts of their own,
-// each tested directly:
+// The loop itself is ClientGame's (client_game.h); the decisions the protocol leaves to the client are parts of
+// their own, each tested directly:
 // - game_terms.h: what the Game_Summary means (colour, declaration rule, position, clocks) or why we REJECT;
 // - turn_time.h: the clocks of our turn (the server's T is the truth), the `go`, when to `stop` the engine and
 //   when to play without it (our own flag: a server may notice a time-up a minute late, we never rely on it);
