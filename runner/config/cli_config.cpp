@@ -61,7 +61,8 @@ void CliOptions::add_to(CLI::App& app, std::optional<TournamentType> type) {
     app.add_option("--games", games_, "Games per pairing (2 x rounds)")->type_name("N");
   }
   app.add_option("--concurrency", concurrency_, "Games played at once (default: the number of cores)")->type_name("N");
-  app.add_option("--openings", openings_, "file=PATH [order=sequential|random] [seed=N] [plies=N] [eval_window=CP balance=CP: a YaneuraOu book]")
+  app.add_option("--openings", openings_,
+                 "file=PATH [order=sequential|random] [seed=N] [plies=N] [eval_window=CP balance=CP: a YaneuraOu book]")
       ->expected(1, 10)
       ->type_name("KEY=VALUE ...");
   app.add_option("--position", position_, "A single start position: startpos, \"startpos moves ...\", \"sfen ...\"")
@@ -159,7 +160,37 @@ Config CliOptions::build() const {
   for (size_t i = 0; i < engines_.size(); ++i)
     d.cli_engines.push_back(parse_engine_tokens(engines_[i], "--engine #" + std::to_string(i + 1), ""));
   if (!each_.empty()) d.cli_each = parse_engine_tokens(each_, "--each", "");
+  apply_schedule_options(d);
+  apply_opening_options(c.openings);
+  apply_game_options(c.game);
+  apply_output_options(d);
+  if (!scale_tc_.empty()) {
+    ScaleTc scale;
+    for (const std::string& t : scale_tc_) {
+      auto [key, value] = split_key_value(t);
+      if (key == "nps")
+        scale.nps = double(check("--scale-tc nps", parse_int(value, 1, int64_t(1) << 50)));
+      else if (key == "engine" && !value.empty())
+        scale.engine = value;
+      else
+        fail("--scale-tc", "unknown key '" + t + "'; expected nps=N [engine=NAME]");
+    }
+    if (scale.nps <= 0) fail("--scale-tc", "expected nps=N (the nodes per second the time controls are written for)");
+    c.scale_tc = scale;
+  }
+  if (!web_.empty()) c.web = web_ == "off" ? "" : web_;
+  if (!c.web.empty()) {
+    auto address = parse_listen_address(c.web, DEFAULT_WEB_PORT);
+    if (!address) fail("--web", "'" + c.web + "': " + address.error());
+  }
+  apply_spsa_options(c.spsa);
+  for (const std::string& t : sprt_) apply_sprt_token("--sprt", t, c.sprt);
+  return finalize(std::move(d), type_);
+}
 
+// --pair, --rounds or --games, --concurrency.
+void CliOptions::apply_schedule_options(ConfigDraft& d) const {
+  Config& c = d.config;
   if (pair_) c.pair = true;
   if (!rounds_.empty()) {
     c.rounds = int(check("--rounds", parse_int(rounds_, 1, 100000000)));
@@ -176,22 +207,26 @@ Config CliOptions::build() const {
     c.concurrency = int(check("--concurrency", parse_int(concurrency_, 1, 4096)));
     d.concurrency_set = true;
   }
+}
+
+// --openings KEY=VALUE... and --position.
+void CliOptions::apply_opening_options(OpeningSettings& o) const {
   for (const std::string& t : openings_) {
     auto [key, value] = split_key_value(t);
     if (key == "file") {
       if (value.empty()) fail("--openings", "expected file=PATH");
-      c.openings.file = resolve_path(value, "");
-      c.openings.position.clear();
+      o.file = resolve_path(value, "");
+      o.position.clear();
     } else if (key == "order") {
-      c.openings.order = check("--openings order", parse_opening_order(value));
+      o.order = check("--openings order", parse_opening_order(value));
     } else if (key == "seed") {
-      c.openings.seed = uint64_t(check("--openings seed", parse_int(value, 0, INT64_MAX)));
+      o.seed = uint64_t(check("--openings seed", parse_int(value, 0, INT64_MAX)));
     } else if (key == "plies") {
-      c.openings.plies = int(check("--openings plies", parse_int(value, 0, 10000)));
+      o.plies = int(check("--openings plies", parse_int(value, 0, 10000)));
     } else if (key == "eval_window") {
-      c.openings.eval_window = int(check("--openings eval_window", parse_int(value, 0, 100000)));
+      o.eval_window = int(check("--openings eval_window", parse_int(value, 0, 100000)));
     } else if (key == "balance") {
-      c.openings.balance = int(check("--openings balance", parse_int(value, 0, 100000)));
+      o.balance = int(check("--openings balance", parse_int(value, 0, 100000)));
     } else {
       fail("--openings", "unknown key '" + key + "'; expected file=, order=, seed=, plies=, eval_window=, balance=");
     }
@@ -199,18 +234,22 @@ Config CliOptions::build() const {
   if (!position_.empty()) {
     for (const std::string& t : openings_)
       if (split_key_value(t).first == "file") fail("--position", "contradicts --openings file=: give one of them");
-    c.openings.position = position_;
-    c.openings.file.clear();
+    o.position = position_;
+    o.file.clear();
   }
-  if (!max_plies_.empty()) c.game.max_plies = int(check("--max-plies", parse_int(max_plies_, 0, 100000)));
-  if (!margin_ms_.empty()) c.game.margin_ms = check("--margin-ms", parse_int(margin_ms_, 0, 600000));
-  if (!stall_ms_.empty()) c.game.stall_timeout_ms = check("--stall-timeout-ms", parse_int(stall_ms_, 1, 600000));
+}
+
+// --max-plies, --margin-ms, --stall-timeout-ms, --entering-king, --resign and --draw.
+void CliOptions::apply_game_options(game::GameOptions& g) const {
+  if (!max_plies_.empty()) g.max_plies = int(check("--max-plies", parse_int(max_plies_, 0, 100000)));
+  if (!margin_ms_.empty()) g.margin_ms = check("--margin-ms", parse_int(margin_ms_, 0, 600000));
+  if (!stall_ms_.empty()) g.stall_timeout_ms = check("--stall-timeout-ms", parse_int(stall_ms_, 1, 600000));
   if (!entering_king_.empty()) {
     auto r = shogi::parse_entering_king_rule(entering_king_);
     if (!r) fail("--entering-king", "expected 27, 24 or off, got \"" + entering_king_ + "\"");
-    c.game.entering_king = *r;
+    g.entering_king = *r;
   }
-  game::Adjudication& a = c.game.adjudication;
+  game::Adjudication& a = g.adjudication;
   for (const std::string& t : resign_) {
     auto [key, value] = split_key_value(t);
     if (value.empty() && (key == "score" || key == "moves"))
@@ -239,6 +278,12 @@ Config CliOptions::build() const {
     else
       fail("--draw", "unknown key '" + key + "'; expected off, score=, moves=, min_ply=");
   }
+}
+
+// Where the run writes and how it reports: --out, --journal, --shard, --kifu, the logs, restarts and replays,
+// --resume/--overwrite, the console, the rating anchor, the build cache.
+void CliOptions::apply_output_options(ConfigDraft& d) const {
+  Config& c = d.config;
   if (!out_.empty()) {
     c.output.dir = resolve_path(out_, "");
     // The journal moves with the output directory unless --journal says otherwise.
@@ -279,28 +324,6 @@ Config CliOptions::build() const {
   }
   if (!build_cache_.empty()) c.build_cache = resolve_path(build_cache_, "");
   if (!prebuilt_.empty()) c.prebuilt = resolve_path(prebuilt_, "");
-  if (!scale_tc_.empty()) {
-    ScaleTc scale;
-    for (const std::string& t : scale_tc_) {
-      auto [key, value] = split_key_value(t);
-      if (key == "nps")
-        scale.nps = double(check("--scale-tc nps", parse_int(value, 1, int64_t(1) << 50)));
-      else if (key == "engine" && !value.empty())
-        scale.engine = value;
-      else
-        fail("--scale-tc", "unknown key '" + t + "'; expected nps=N [engine=NAME]");
-    }
-    if (scale.nps <= 0) fail("--scale-tc", "expected nps=N (the nodes per second the time controls are written for)");
-    c.scale_tc = scale;
-  }
-  if (!web_.empty()) c.web = web_ == "off" ? "" : web_;
-  if (!c.web.empty()) {
-    auto address = parse_listen_address(c.web, DEFAULT_WEB_PORT);
-    if (!address) fail("--web", "'" + c.web + "': " + address.error());
-  }
-  apply_spsa_options(c.spsa);
-  for (const std::string& t : sprt_) apply_sprt_token("--sprt", t, c.sprt);
-  return finalize(std::move(d), type_);
 }
 
 void CliOptions::apply_spsa_options(SpsaSettings& s) const {

@@ -18,6 +18,8 @@ class Option;
 
 namespace arena::config {
 
+struct ConfigDraft;  // load.h
+
 class CliOptions {
  public:
   // Registers the options on a subcommand. `type` is the subcommand's tournament type (nullopt for `run`, whose
@@ -29,6 +31,10 @@ class CliOptions {
   const std::string& web_option() const { return web_; }
 
  private:
+  void apply_schedule_options(ConfigDraft& draft) const;
+  void apply_opening_options(OpeningSettings& openings) const;
+  void apply_game_options(game::GameOptions& game) const;
+  void apply_output_options(ConfigDraft& draft) const;
   void apply_spsa_options(SpsaSettings& settings) const;
 
   std::optional<TournamentType> type_;
