@@ -62,6 +62,118 @@ void add_block(Matrix& m, int a, int b, double w) {
 
 double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
 
+// The first rated engine that games do not connect to `fixed` (-1: none). One scale needs them all connected.
+int unconnected(int fixed, const std::vector<int>& rated, const std::vector<std::vector<int>>& neighbours) {
+  std::vector<bool> reached(neighbours.size(), false);
+  std::vector<int> stack{fixed};
+  reached[size_t(fixed)] = true;
+  while (!stack.empty()) {
+    const int e = stack.back();
+    stack.pop_back();
+    for (int o : neighbours[size_t(e)])
+      if (!reached[size_t(o)]) reached[size_t(o)] = true, stack.push_back(o);
+  }
+  for (int e : rated)
+    if (!reached[size_t(e)]) return e;
+  return -1;
+}
+
+// The fit's unknowns: the ratings of every rated engine but the fixed one (rating 0 during the fit).
+struct FreeRatings {
+  std::vector<int> var_of;     // by engine: its variable, or -1 (unrated, or the fixed engine)
+  std::vector<int> engine_of;  // by variable: its engine
+  size_t size() const { return engine_of.size(); }
+};
+
+// The Fisher information of the free ratings at `r`, each pairing with a virtual draw added.
+Matrix information(const std::vector<PairingResults>& results, const FreeRatings& free, const std::vector<double>& r) {
+  Matrix info(free.size(), std::vector<double>(free.size(), 0.0));
+  for (const PairingResults& p : results) {
+    const double games = double(p.wdl.games());
+    if (games == 0) continue;
+    const double e = expected_score(r[size_t(p.a)], r[size_t(p.b)]);
+    add_block(info, free.var_of[size_t(p.a)], free.var_of[size_t(p.b)], K * K * (games + 1.0) * e * (1.0 - e));
+  }
+  return info;
+}
+
+// Newton's method on the concave log-likelihood, from `r`; steps are capped so that a far start cannot overshoot.
+// The iterations it took, or an error.
+std::expected<int, std::string> maximise_likelihood(const std::vector<PairingResults>& results, const FreeRatings& free,
+                                                    std::vector<double>& r) {
+  const size_t m = free.size();
+  int iterations = 0;
+  for (; iterations < 200; ++iterations) {
+    std::vector<double> gradient(m, 0.0);
+    for (const PairingResults& p : results) {
+      const double games = double(p.wdl.games());
+      if (games == 0) continue;
+      const double points = double(p.wdl.wins) + 0.5 * double(p.wdl.draws) + 0.5;  // with the virtual draw
+      const double g = K * (points - (games + 1.0) * expected_score(r[size_t(p.a)], r[size_t(p.b)]));
+      if (free.var_of[size_t(p.a)] >= 0) gradient[size_t(free.var_of[size_t(p.a)])] += g;
+      if (free.var_of[size_t(p.b)] >= 0) gradient[size_t(free.var_of[size_t(p.b)])] -= g;
+    }
+    const std::optional<Matrix> inv = inverse(information(results, free, r));
+    if (!inv) return std::unexpected("the rating equations are singular");
+    double largest = 0;
+    std::vector<double> step(m, 0.0);
+    for (size_t i = 0; i < m; ++i) {
+      for (size_t j = 0; j < m; ++j) step[i] += (*inv)[i][j] * gradient[j];
+      largest = std::max(largest, std::abs(step[i]));
+    }
+    const double scale = largest > 400.0 ? 400.0 / largest : 1.0;
+    for (size_t i = 0; i < m; ++i) r[size_t(free.engine_of[i])] += scale * step[i];
+    if (largest < 1e-9) break;
+  }
+  return iterations;
+}
+
+// The sandwich covariance of the free ratings at the fit: the spread of the scores actually seen (of the pairs'
+// scores when games came in pairs), between two inverses of the information.
+std::expected<Matrix, std::string> sandwich_covariance(const std::vector<PairingResults>& results,
+                                                       const FreeRatings& free, const std::vector<double>& r) {
+  Matrix spread(free.size(), std::vector<double>(free.size(), 0.0));
+  for (const PairingResults& p : results) {
+    const double games = double(p.wdl.games());
+    if (games == 0) continue;
+    const double e = expected_score(r[size_t(p.a)], r[size_t(p.b)]);
+    double sum = 0;
+    if (const int64_t pairs = p.penta.pairs(); pairs > 0) {
+      // A pair's score is 0, 1/2, ..., 2 points; its deviation from expectation is (score - 2e).
+      const double counts[5] = {double(p.penta.ll), double(p.penta.ld), double(p.penta.dd_wl), double(p.penta.wd),
+                                double(p.penta.ww)};
+      for (int s = 0; s < 5; ++s) sum += counts[s] * std::pow(0.5 * s - 2.0 * e, 2);
+      sum *= games / (2.0 * double(pairs));  // the games outside complete pairs, at the pairs' spread
+    } else {
+      sum = double(p.wdl.wins) * std::pow(1.0 - e, 2) + double(p.wdl.draws) * std::pow(0.5 - e, 2) +
+            double(p.wdl.losses) * e * e;
+    }
+    add_block(spread, free.var_of[size_t(p.a)], free.var_of[size_t(p.b)], K * K * sum);
+  }
+  const std::optional<Matrix> inv = inverse(information(results, free, r));
+  if (!inv) return std::unexpected("the rating equations are singular");
+  return multiply(multiply(*inv, spread), *inv);
+}
+
+// Ratings of mean 0 over the rated engines: c = C r with C = I - (1/k) 1 1^T, so cov(c) = C cov C.
+void centre(const std::vector<int>& rated, std::vector<double>& r, Matrix& cov) {
+  const double k = double(rated.size());
+  double mean = 0;
+  for (int e : rated) mean += r[size_t(e)] / k;
+  for (int e : rated) r[size_t(e)] -= mean;
+  std::vector<double> row_mean(r.size(), 0.0);
+  double all_mean = 0;
+  for (int i : rated) {
+    for (int j : rated) row_mean[size_t(i)] += cov[size_t(i)][size_t(j)] / k;
+    all_mean += row_mean[size_t(i)] / k;
+  }
+  Matrix centred = cov;
+  for (int i : rated)
+    for (int j : rated)
+      centred[size_t(i)][size_t(j)] = cov[size_t(i)][size_t(j)] - row_mean[size_t(i)] - row_mean[size_t(j)] + all_mean;
+  cov = std::move(centred);
+}
+
 }  // namespace
 
 std::expected<RatingList, std::string> rate(const std::vector<std::string>& engine_names,
@@ -91,114 +203,31 @@ std::expected<RatingList, std::string> rate(const std::vector<std::string>& engi
     return std::unexpected("the anchor is not one of the engines");
   if (options.anchor && list.engines[size_t(*options.anchor)].games == 0)
     return std::unexpected("the anchor " + engine_names[size_t(*options.anchor)] + " has no scored games");
-
-  // One scale needs every rated engine connected by games to the fixed one.
   const int fixed = options.anchor ? *options.anchor : rated[0];
-  std::vector<bool> reached(n, false);
-  std::vector<int> stack{fixed};
-  reached[size_t(fixed)] = true;
-  while (!stack.empty()) {
-    const int e = stack.back();
-    stack.pop_back();
-    for (int o : neighbours[size_t(e)])
-      if (!reached[size_t(o)]) reached[size_t(o)] = true, stack.push_back(o);
-  }
-  for (int e : rated)
-    if (!reached[size_t(e)])
-      return std::unexpected(engine_names[size_t(fixed)] + " and " + engine_names[size_t(e)] +
-                             " are not connected by games: their ratings cannot be put on one scale");
+  if (const int e = unconnected(fixed, rated, neighbours); e >= 0)
+    return std::unexpected(engine_names[size_t(fixed)] + " and " + engine_names[size_t(e)] +
+                           " are not connected by games: their ratings cannot be put on one scale");
 
-  // Free variables: every rated engine but the fixed one.
-  std::vector<int> var_of(n, -1);
-  std::vector<int> engine_of;
+  FreeRatings free;
+  free.var_of.assign(n, -1);
   for (int e : rated)
-    if (e != fixed) var_of[size_t(e)] = int(engine_of.size()), engine_of.push_back(e);
-  const size_t m = engine_of.size();
-
+    if (e != fixed) free.var_of[size_t(e)] = int(free.engine_of.size()), free.engine_of.push_back(e);
   std::vector<double> r(n, 0.0);
-  auto information = [&] {
-    Matrix info(m, std::vector<double>(m, 0.0));
-    for (const PairingResults& p : results) {
-      const double games = double(p.wdl.games());
-      if (games == 0) continue;
-      const double e = expected_score(r[size_t(p.a)], r[size_t(p.b)]);
-      add_block(info, var_of[size_t(p.a)], var_of[size_t(p.b)], K * K * (games + 1.0) * e * (1.0 - e));
-    }
-    return info;
-  };
-
-  // Newton's method on the concave log-likelihood; steps are capped so that a far start cannot overshoot.
-  for (list.iterations = 0; list.iterations < 200; ++list.iterations) {
-    std::vector<double> gradient(m, 0.0);
-    for (const PairingResults& p : results) {
-      const double games = double(p.wdl.games());
-      if (games == 0) continue;
-      const double points = double(p.wdl.wins) + 0.5 * double(p.wdl.draws) + 0.5;  // with the virtual draw
-      const double g = K * (points - (games + 1.0) * expected_score(r[size_t(p.a)], r[size_t(p.b)]));
-      if (var_of[size_t(p.a)] >= 0) gradient[size_t(var_of[size_t(p.a)])] += g;
-      if (var_of[size_t(p.b)] >= 0) gradient[size_t(var_of[size_t(p.b)])] -= g;
-    }
-    const std::optional<Matrix> inv = inverse(information());
-    if (!inv) return std::unexpected("the rating equations are singular");
-    double largest = 0;
-    std::vector<double> step(m, 0.0);
-    for (size_t i = 0; i < m; ++i) {
-      for (size_t j = 0; j < m; ++j) step[i] += (*inv)[i][j] * gradient[j];
-      largest = std::max(largest, std::abs(step[i]));
-    }
-    const double scale = largest > 400.0 ? 400.0 / largest : 1.0;
-    for (size_t i = 0; i < m; ++i) r[size_t(engine_of[i])] += scale * step[i];
-    if (largest < 1e-9) break;
-  }
-
-  // The sandwich covariance of the free ratings.
-  Matrix spread(m, std::vector<double>(m, 0.0));
-  for (const PairingResults& p : results) {
-    const double games = double(p.wdl.games());
-    if (games == 0) continue;
-    const double e = expected_score(r[size_t(p.a)], r[size_t(p.b)]);
-    double sum = 0;
-    if (const int64_t pairs = p.penta.pairs(); pairs > 0) {
-      // A pair's score is 0, 1/2, ..., 2 points; its deviation from expectation is (score - 2e).
-      const double counts[5] = {double(p.penta.ll), double(p.penta.ld), double(p.penta.dd_wl), double(p.penta.wd),
-                                double(p.penta.ww)};
-      for (int s = 0; s < 5; ++s) sum += counts[s] * std::pow(0.5 * s - 2.0 * e, 2);
-      sum *= games / (2.0 * double(pairs));  // the games outside complete pairs, at the pairs' spread
-    } else {
-      sum = double(p.wdl.wins) * std::pow(1.0 - e, 2) + double(p.wdl.draws) * std::pow(0.5 - e, 2) +
-            double(p.wdl.losses) * e * e;
-    }
-    add_block(spread, var_of[size_t(p.a)], var_of[size_t(p.b)], K * K * sum);
-  }
-  const std::optional<Matrix> inv = inverse(information());
-  if (!inv) return std::unexpected("the rating equations are singular");
-  const Matrix free_cov = multiply(multiply(*inv, spread), *inv);
+  auto iterations = maximise_likelihood(results, free, r);
+  if (!iterations) return std::unexpected(iterations.error());
+  list.iterations = *iterations;
+  auto free_cov = sandwich_covariance(results, free, r);
+  if (!free_cov) return std::unexpected(free_cov.error());
 
   // Covariance of all ratings (the fixed engine's row is zero), then the shift to the anchor or to mean 0.
   Matrix cov(n, std::vector<double>(n, 0.0));
-  for (size_t i = 0; i < m; ++i)
-    for (size_t j = 0; j < m; ++j) cov[size_t(engine_of[i])][size_t(engine_of[j])] = free_cov[i][j];
-  if (options.anchor) {
+  for (size_t i = 0; i < free.size(); ++i)
+    for (size_t j = 0; j < free.size(); ++j)
+      cov[size_t(free.engine_of[i])][size_t(free.engine_of[j])] = (*free_cov)[i][j];
+  if (options.anchor)
     for (int e : rated) r[size_t(e)] += options.anchor_elo;
-  } else {
-    // c = C r with C = I - (1/k) 1 1^T over the rated engines: cov(c) = C cov C.
-    const double k = double(rated.size());
-    double mean = 0;
-    for (int e : rated) mean += r[size_t(e)] / k;
-    for (int e : rated) r[size_t(e)] -= mean;
-    std::vector<double> row_mean(n, 0.0);
-    double all_mean = 0;
-    for (int i : rated) {
-      for (int j : rated) row_mean[size_t(i)] += cov[size_t(i)][size_t(j)] / k;
-      all_mean += row_mean[size_t(i)] / k;
-    }
-    Matrix centred = cov;
-    for (int i : rated)
-      for (int j : rated)
-        centred[size_t(i)][size_t(j)] =
-            cov[size_t(i)][size_t(j)] - row_mean[size_t(i)] - row_mean[size_t(j)] + all_mean;
-    cov = std::move(centred);
-  }
+  else
+    centre(rated, r, cov);
 
   for (int e : rated) {
     EngineRating& er = list.engines[size_t(e)];
