@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -10,18 +11,18 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <algorithm>
 #include <thread>
 
 #include "cluster/coordinator.h"
 #include "cluster/slurm.h"
 #include "config/config.h"
 #include "journal/segments.h"
+#include "output/local_time.h"
 #include "provision/provision.h"
 #include "spsa/console.h"
-#include "tournament/console.h"
 #include "standings/journal_stats.h"
 #include "standings/summary.h"
+#include "tournament/console.h"
 #include "web/journal_feed.h"
 #include "web/live_page.h"
 
@@ -72,12 +73,7 @@ void write_file(const fs::path& path, const std::string& text, bool executable) 
   if (executable) fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
 }
 
-std::string now_text() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", std::localtime(&t));
-  return buf;
-}
+std::string now_text() { return output::format_local_time(std::chrono::system_clock::now(), "%Y-%m-%d %H:%M:%S"); }
 
 // "shards: 2 running, 1 pending, 1 done" from the array's tasks.
 std::string shard_counts(const std::vector<TaskState>& tasks) {

@@ -1,6 +1,5 @@
 #include "output/csa_record.h"
 
-
 #include "output/record_common.h"
 #include "rules/notation.h"
 
@@ -43,8 +42,8 @@ void write_position(std::string& out, const shogi::Position& pos) {
       if (h == shogi::HAND_ZERO) continue;
       out += {'P', sign(c)};
       // Strongest first, as the CSA server writes hands.
-      for (shogi::PieceType pt : {shogi::ROOK, shogi::BISHOP, shogi::GOLD, shogi::SILVER, shogi::KNIGHT,
-                                  shogi::LANCE, shogi::PAWN})
+      for (shogi::PieceType pt :
+           {shogi::ROOK, shogi::BISHOP, shogi::GOLD, shogi::SILVER, shogi::KNIGHT, shogi::LANCE, shogi::PAWN})
         for (int n = shogi::hand_count(h, pt); n > 0; --n) out += "00" + std::string(shogi::csa_piece_name(pt));
       out += '\n';
     }
@@ -67,18 +66,29 @@ std::string info_comment(const shogi::Position& before, const MoveRecord& mr) {
 
 std::string ending_line(Ending e, shogi::Color side_to_move) {
   switch (e) {
-    case Ending::None: return {};
-    case Ending::Resign: return "%TORYO";
-    case Ending::Mate: return "%TSUMI";
-    case Ending::Repetition: return "%SENNICHITE";
-    case Ending::FoulLoss: return "%ILLEGAL_MOVE";
+    case Ending::None:
+      return {};
+    case Ending::Resign:
+      return "%TORYO";
+    case Ending::Mate:
+      return "%TSUMI";
+    case Ending::Repetition:
+      return "%SENNICHITE";
+    case Ending::FoulLoss:
+      return "%ILLEGAL_MOVE";
     // %+ILLEGAL_ACTION: black's foul, white wins. The loser here is the side that just moved.
-    case Ending::FoulByOpponent: return std::string{'%', sign(~side_to_move)} + "ILLEGAL_ACTION";
-    case Ending::TimeUp: return "%TIME_UP";
-    case Ending::Declaration: return "%KACHI";
-    case Ending::MaxMoves: return "%MAX_MOVES";
-    case Ending::Draw: return "%HIKIWAKE";
-    case Ending::Interrupted: return "%CHUDAN";
+    case Ending::FoulByOpponent:
+      return std::string{'%', sign(~side_to_move)} + "ILLEGAL_ACTION";
+    case Ending::TimeUp:
+      return "%TIME_UP";
+    case Ending::Declaration:
+      return "%KACHI";
+    case Ending::MaxMoves:
+      return "%MAX_MOVES";
+    case Ending::Draw:
+      return "%HIKIWAKE";
+    case Ending::Interrupted:
+      return "%CHUDAN";
   }
   return {};
 }

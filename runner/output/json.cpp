@@ -81,7 +81,8 @@ class ValueHandler {
     number_.append(s.data(), s.size());
     double exact = d;
     // Boost reads a number too large for a double as infinity: from_chars refuses it, and Boost's value stays.
-    if (auto r = std::from_chars(number_.data(), number_.data() + number_.size(), exact); r.ec != std::errc()) exact = d;
+    if (auto r = std::from_chars(number_.data(), number_.data() + number_.size(), exact); r.ec != std::errc())
+      exact = d;
     number_.clear();
     st.push_double(exact);
     return true;

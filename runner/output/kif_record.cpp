@@ -14,11 +14,11 @@ using record::Ending;
 constexpr std::string_view FULL_WIDTH_DIGITS[] = {"１", "２", "３", "４", "５", "６", "７", "８", "９"};
 constexpr std::string_view KANJI_NUMBERS[] = {"", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十"};
 // Piece names in moves, by PieceType (PAWN .. DRAGON).
-constexpr std::string_view MOVE_NAMES[] = {"", "歩", "香", "桂", "銀", "角", "飛", "金", "玉",
-                                           "と", "成香", "成桂", "成銀", "馬", "龍"};
+constexpr std::string_view MOVE_NAMES[] = {"",   "歩", "香",   "桂",   "銀",   "角", "飛", "金",
+                                           "玉", "と", "成香", "成桂", "成銀", "馬", "龍"};
 // One-character names for the board diagram.
-constexpr std::string_view BOARD_NAMES[] = {"", "歩", "香", "桂", "銀", "角", "飛", "金", "玉",
-                                            "と", "杏", "圭", "全", "馬", "龍"};
+constexpr std::string_view BOARD_NAMES[] = {"",   "歩", "香", "桂", "銀", "角", "飛", "金",
+                                            "玉", "と", "杏", "圭", "全", "馬", "龍"};
 constexpr std::string_view FULL_WIDTH_SPACE = "\u3000";
 
 std::string one_line(std::string_view s) {
@@ -35,8 +35,8 @@ std::string kanji_count(int n) {  // 1..18 as in hands: 二, 十, 十八
 
 std::string hand_text(shogi::Hand h) {
   std::string out;
-  for (shogi::PieceType pt : {shogi::ROOK, shogi::BISHOP, shogi::GOLD, shogi::SILVER, shogi::KNIGHT, shogi::LANCE,
-                              shogi::PAWN}) {
+  for (shogi::PieceType pt :
+       {shogi::ROOK, shogi::BISHOP, shogi::GOLD, shogi::SILVER, shogi::KNIGHT, shogi::LANCE, shogi::PAWN}) {
     int n = shogi::hand_count(h, pt);
     if (n == 0) continue;
     if (!out.empty()) out += FULL_WIDTH_SPACE;
@@ -76,8 +76,10 @@ void write_board(std::string& out, const shogi::Position& pos) {
 std::string kif_move(shogi::Move m, shogi::Square previous_to) {
   shogi::Square to = shogi::to_sq(m);
   std::string out;
-  if (to == previous_to) out += "同" + std::string(FULL_WIDTH_SPACE);
-  else out += std::string(FULL_WIDTH_DIGITS[shogi::file_of(to)]) + std::string(KANJI_NUMBERS[shogi::rank_of(to) + 1]);
+  if (to == previous_to)
+    out += "同" + std::string(FULL_WIDTH_SPACE);
+  else
+    out += std::string(FULL_WIDTH_DIGITS[shogi::file_of(to)]) + std::string(KANJI_NUMBERS[shogi::rank_of(to) + 1]);
   out += MOVE_NAMES[shogi::type_of(shogi::moved_piece(m))];
   if (shogi::is_drop(m)) return out + "打";
   if (shogi::is_promotion(m)) out += "成";
@@ -89,8 +91,10 @@ std::string kif_move(shogi::Move m, shogi::Square previous_to) {
 size_t display_width(std::string_view s) {
   size_t w = 0;
   for (unsigned char c : s) {
-    if (c < 0x80) w += 1;
-    else if ((c & 0xC0) != 0x80) w += 2;  // the lead byte of a multi-byte character
+    if (c < 0x80)
+      w += 1;
+    else if ((c & 0xC0) != 0x80)
+      w += 2;  // the lead byte of a multi-byte character
   }
   return w;
 }
@@ -127,17 +131,27 @@ std::string info_comment(const shogi::Position& before, const MoveRecord& mr) {
 
 std::string_view ending_word(Ending e) {
   switch (e) {
-    case Ending::None: return {};
-    case Ending::Resign: return "投了";
-    case Ending::Mate: return "詰み";
-    case Ending::Repetition: return "千日手";
-    case Ending::FoulLoss: return "反則負け";
-    case Ending::FoulByOpponent: return "反則勝ち";  // the side to move wins by the other's foul
-    case Ending::TimeUp: return "切れ負け";
-    case Ending::Declaration: return "入玉勝ち";
+    case Ending::None:
+      return {};
+    case Ending::Resign:
+      return "投了";
+    case Ending::Mate:
+      return "詰み";
+    case Ending::Repetition:
+      return "千日手";
+    case Ending::FoulLoss:
+      return "反則負け";
+    case Ending::FoulByOpponent:
+      return "反則勝ち";  // the side to move wins by the other's foul
+    case Ending::TimeUp:
+      return "切れ負け";
+    case Ending::Declaration:
+      return "入玉勝ち";
     case Ending::MaxMoves:
-    case Ending::Draw: return "持将棋";
-    case Ending::Interrupted: return "中断";
+    case Ending::Draw:
+      return "持将棋";
+    case Ending::Interrupted:
+      return "中断";
   }
   return {};
 }
@@ -148,14 +162,21 @@ std::string summary_line(Ending e, size_t plies, shogi::Color side_to_move) {
   std::string last = side_to_move == shogi::BLACK ? "後手" : "先手";
   std::string out = "まで" + std::to_string(plies) + "手で";
   switch (e) {
-    case Ending::None: return {};
+    case Ending::None:
+      return {};
     case Ending::Resign:
-    case Ending::Mate: return out + last + "の勝ち\n";
-    case Ending::TimeUp: return out + "時間切れにより" + last + "の勝ち\n";
-    case Ending::Declaration: return out + next + "の入玉勝ち\n";
-    case Ending::FoulLoss: return out + next + "の反則負け\n";
-    case Ending::FoulByOpponent: return out + next + "の反則勝ち\n";
-    default: return out + std::string(ending_word(e)) + '\n';
+    case Ending::Mate:
+      return out + last + "の勝ち\n";
+    case Ending::TimeUp:
+      return out + "時間切れにより" + last + "の勝ち\n";
+    case Ending::Declaration:
+      return out + next + "の入玉勝ち\n";
+    case Ending::FoulLoss:
+      return out + next + "の反則負け\n";
+    case Ending::FoulByOpponent:
+      return out + next + "の反則勝ち\n";
+    default:
+      return out + std::string(ending_word(e)) + '\n';
   }
 }
 

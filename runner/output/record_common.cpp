@@ -1,8 +1,9 @@
 #include "output/record_common.h"
 
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 
+#include "output/local_time.h"
 #include "rules/notation.h"
 
 namespace arena::record {
@@ -40,8 +41,10 @@ bool is_standard_start(const shogi::Position& pos) {
 
 std::optional<int> score_for_black(const SearchInfo& info, shogi::Color mover) {
   std::optional<int> score;
-  if (info.score_mate) score = *info.score_mate > 0 ? MATE_SCORE : -MATE_SCORE;
-  else if (info.score_cp) score = *info.score_cp;
+  if (info.score_mate)
+    score = *info.score_mate > 0 ? MATE_SCORE : -MATE_SCORE;
+  else if (info.score_cp)
+    score = *info.score_cp;
   if (score && mover == shogi::WHITE) score = -*score;
   return score;
 }
@@ -64,13 +67,7 @@ std::vector<shogi::Move> legal_pv(const shogi::Position& before, const std::vect
 
 std::string local_time_text(std::chrono::system_clock::time_point t) {
   if (t == std::chrono::system_clock::time_point{}) return {};
-  std::time_t tt = std::chrono::system_clock::to_time_t(t);
-  std::tm tm{};
-  localtime_r(&tt, &tm);
-  char buf[80];
-  std::snprintf(buf, sizeof buf, "%04d/%02d/%02d %02d:%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                tm.tm_hour, tm.tm_min, tm.tm_sec);
-  return buf;
+  return output::format_local_time(t, "%Y/%m/%d %H:%M:%S");
 }
 
 std::optional<shogi::Color> loser_of(Outcome outcome) {
@@ -93,11 +90,15 @@ Ending ending_of(const GameResult& result, shogi::Color side_to_move) {
   switch (result.termination) {
     case Termination::Resign:
     case Termination::Disconnect:
-    case Termination::Adjudication: return Ending::Resign;
-    case Termination::Checkmate: return Ending::Mate;
+    case Termination::Adjudication:
+      return Ending::Resign;
+    case Termination::Checkmate:
+      return Ending::Mate;
     case Termination::TimeForfeit:
-    case Termination::Stall: return Ending::TimeUp;
-    default: return Ending::FoulLoss;  // illegal move, false declaration
+    case Termination::Stall:
+      return Ending::TimeUp;
+    default:
+      return Ending::FoulLoss;  // illegal move, false declaration
   }
 }
 
@@ -105,27 +106,43 @@ std::string result_in_words(const GameResult& result) {
   std::optional<shogi::Color> loser = loser_of(result.outcome);
   if (!loser) {
     switch (result.termination) {
-      case Termination::Sennichite: return "draw by repetition (sennichite)";
-      case Termination::MaxMoves: return "draw by the move limit";
-      case Termination::Adjudication: return "draw by adjudication";
-      case Termination::Interrupted: return "game interrupted";
-      default: return result.outcome == Outcome::Draw ? "draw" : "no result";
+      case Termination::Sennichite:
+        return "draw by repetition (sennichite)";
+      case Termination::MaxMoves:
+        return "draw by the move limit";
+      case Termination::Adjudication:
+        return "draw by adjudication";
+      case Termination::Interrupted:
+        return "game interrupted";
+      default:
+        return result.outcome == Outcome::Draw ? "draw" : "no result";
     }
   }
   std::string w = *loser == shogi::WHITE ? "black" : "white";
   std::string l = *loser == shogi::WHITE ? "white" : "black";
   switch (result.termination) {
-    case Termination::Resign: return w + " wins by resignation";
-    case Termination::Checkmate: return w + " wins by checkmate";
-    case Termination::PerpetualCheck: return w + " wins: " + l + " gave perpetual check (oute-sennichite)";
-    case Termination::Declaration: return w + " wins by entering-king declaration";
-    case Termination::IllegalDeclaration: return w + " wins: " + l + " made a false entering-king declaration";
-    case Termination::IllegalMove: return w + " wins: " + l + " played an illegal move";
-    case Termination::TimeForfeit: return w + " wins on time";
-    case Termination::Stall: return w + " wins: " + l + " stopped answering (stall)";
-    case Termination::Disconnect: return w + " wins: " + l + " disconnected";
-    case Termination::Adjudication: return w + " wins by adjudication";
-    default: return w + " wins";
+    case Termination::Resign:
+      return w + " wins by resignation";
+    case Termination::Checkmate:
+      return w + " wins by checkmate";
+    case Termination::PerpetualCheck:
+      return w + " wins: " + l + " gave perpetual check (oute-sennichite)";
+    case Termination::Declaration:
+      return w + " wins by entering-king declaration";
+    case Termination::IllegalDeclaration:
+      return w + " wins: " + l + " made a false entering-king declaration";
+    case Termination::IllegalMove:
+      return w + " wins: " + l + " played an illegal move";
+    case Termination::TimeForfeit:
+      return w + " wins on time";
+    case Termination::Stall:
+      return w + " wins: " + l + " stopped answering (stall)";
+    case Termination::Disconnect:
+      return w + " wins: " + l + " disconnected";
+    case Termination::Adjudication:
+      return w + " wins by adjudication";
+    default:
+      return w + " wins";
   }
 }
 

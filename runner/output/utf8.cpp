@@ -53,8 +53,8 @@ std::string printable(std::string_view s) {
     const size_t n = sequence_length(s.substr(i));
     const auto b = uint8_t(s[i]);
     // C1 controls (U+0080..U+009F) are two bytes, C2 80..C2 9F: escaped as well.
-    const bool control = (n == 1 && ((b < 0x20 && b != '\t') || b == 0x7f)) ||
-                         (n == 2 && b == 0xc2 && uint8_t(s[i + 1]) < 0xa0);
+    const bool control =
+        (n == 1 && ((b < 0x20 && b != '\t') || b == 0x7f)) || (n == 2 && b == 0xc2 && uint8_t(s[i + 1]) < 0xa0);
     if (n > 0 && !control) {
       out.append(s.substr(i, n));
       i += n;

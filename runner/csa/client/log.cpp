@@ -1,4 +1,5 @@
 #include "csa/client/log.h"
+#include "output/local_time.h"
 
 #include <ctime>
 #include <filesystem>
@@ -42,16 +43,9 @@ void ProtocolLog::note(std::string_view text) {
 
 void ProtocolLog::write(std::string_view tag, std::string_view text) {
   if (!file_) return;
-  auto now = std::chrono::system_clock::now();
-  std::time_t tt = std::chrono::system_clock::to_time_t(now);
-  int ms = int(std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000);
-  std::tm tm{};
-  localtime_r(&tt, &tm);
-  char stamp[80];
-  std::snprintf(stamp, sizeof stamp, "%04d-%02d-%02d %02d:%02d:%02d.%03d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+  const std::string stamp = output::format_local_time(std::chrono::system_clock::now(), "%Y-%m-%d %H:%M:%S", true);
   std::string shown = mask(text);
-  std::fprintf(file_, "%s %.*s %s\n", stamp, int(tag.size()), tag.data(), shown.c_str());
+  std::fprintf(file_, "%s %.*s %s\n", stamp.c_str(), int(tag.size()), tag.data(), shown.c_str());
   // Flushed per line: after a crash or a kill the log must show the last exchange.
   std::fflush(file_);
 }

@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "csa/server/md5.h"
+#include "output/local_time.h"
 
 namespace arena::csa {
 
@@ -385,12 +386,7 @@ std::string Lobby::issue_timestamp() {
   int64_t now = std::time(nullptr);
   if (now <= last_timestamp_) now = last_timestamp_ + 1;
   last_timestamp_ = now;
-  std::time_t t = static_cast<std::time_t>(now);
-  std::tm tm{};
-  localtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &tm);
-  return buf;
+  return output::format_local_time(std::chrono::system_clock::from_time_t(std::time_t(now)), "%Y%m%d%H%M%S");
 }
 
 void Lobby::create_game(Player& p1, Player& p2, const std::string& name, const GameName& gn, SteadyTime now) {

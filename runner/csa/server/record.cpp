@@ -1,6 +1,7 @@
 #include "csa/server/record.h"
 
 #include "csa/server/board.h"
+#include "output/local_time.h"
 
 #include <cstdio>
 #include <ctime>
@@ -13,19 +14,7 @@ using shogi::WHITE;
 
 namespace {
 
-std::tm local_tm(SystemTime t) {
-  std::time_t tt = std::chrono::system_clock::to_time_t(t);
-  std::tm tm{};
-  localtime_r(&tt, &tm);
-  return tm;
-}
-
-std::string format_time(SystemTime t, const char* format) {
-  std::tm tm = local_tm(t);
-  char buf[64];
-  size_t n = std::strftime(buf, sizeof buf, format, &tm);
-  return std::string(buf, n);
-}
+std::string format_time(SystemTime t, const char* format) { return output::format_local_time(t, format); }
 
 const char* result_word(const ServerGame& game, Color c) {
   const GameOutcome& o = game.outcome();

@@ -16,6 +16,7 @@
 
 #include "csa/server/lobby.h"
 #include "csa/server/record.h"
+#include "output/local_time.h"
 
 namespace arena::csa {
 
@@ -43,16 +44,9 @@ class ServerLog {
   bool enabled() const { return file_.is_open(); }
   void write(const std::string& text) {
     if (!file_.is_open()) return;
-    auto now = std::chrono::system_clock::now();
-    std::time_t t = std::chrono::system_clock::to_time_t(now);
-    int ms = int(std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000);
-    std::tm tm{};
-    localtime_r(&t, &tm);
-    char stamp[40];
-    size_t n = std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", &tm);
-    std::snprintf(stamp + n, sizeof stamp - n, ".%03d ", ms);
+    const std::string stamp = output::format_local_time(std::chrono::system_clock::now(), "%Y-%m-%d %H:%M:%S", true);
     std::lock_guard lock(mutex_);
-    file_ << stamp << text << '\n';
+    file_ << stamp << ' ' << text << '\n';
     file_.flush();
   }
 
