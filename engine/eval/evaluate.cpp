@@ -7,16 +7,16 @@
 namespace shogi {
 
 namespace eval {
-const Weights WEIGHTS{};
+const HandWeights HAND_WEIGHTS{};
 }
 
 namespace {
 
-using eval::WEIGHTS;
+using eval::HAND_WEIGHTS;
 
 int hand_score(Hand h) {
   int s = 0;
-  for (int pt = HAND_TYPE_BEGIN; pt < HAND_TYPE_END; ++pt) s += hand_count(h, PieceType(pt)) * WEIGHTS.hand[pt];
+  for (int pt = HAND_TYPE_BEGIN; pt < HAND_TYPE_END; ++pt) s += hand_count(h, PieceType(pt)) * HAND_WEIGHTS.hand[pt];
   return s;
 }
 
@@ -26,28 +26,34 @@ int king_danger_penalty(const Position& pos, Color c, const Bitboard att[2], con
   const Square ksq = pos.king_square(c);
   const Bitboard zone = king_attacks(ksq);
   const Color them = ~c;
-  int danger = WEIGHTS.danger_base;
-  danger += WEIGHTS.zone_attack * (att[them] & zone).count();
-  danger += WEIGHTS.zone_double_attack * (att2[them] & zone).count();
-  danger -= WEIGHTS.zone_defence * (att[c] & zone).count();
+  int danger = HAND_WEIGHTS.danger_base;
+  danger += HAND_WEIGHTS.zone_attack * (att[them] & zone).count();
+  danger += HAND_WEIGHTS.zone_double_attack * (att2[them] & zone).count();
+  danger -= HAND_WEIGHTS.zone_defence * (att[c] & zone).count();
   const int escapes = (zone.andnot(pos.pieces(c)).andnot(att[them])).count();
-  danger += WEIGHTS.no_escape * std::max(0, 3 - escapes);
+  danger += HAND_WEIGHTS.no_escape * std::max(0, 3 - escapes);
   const Hand h = pos.hand(them);
   for (int pt = HAND_TYPE_BEGIN; pt < HAND_TYPE_END; ++pt)
-    danger += WEIGHTS.enemy_hand[pt] * hand_count(h, PieceType(pt));
+    danger += HAND_WEIGHTS.enemy_hand[pt] * hand_count(h, PieceType(pt));
   if (danger <= 0) return 0;
-  return std::min(WEIGHTS.danger_cap, danger * danger / WEIGHTS.danger_divisor);
+  return std::min(HAND_WEIGHTS.danger_cap, danger * danger / HAND_WEIGHTS.danger_divisor);
 }
 
 // The attacks of a piece of type Pt and colour c on s.
 template <PieceType Pt>
 Bitboard piece_attacks(Color c, Square s, const Bitboard& occ) {
-  if constexpr (Pt == LANCE) return lance_attacks(c, s, occ);
-  else if constexpr (Pt == BISHOP) return bishop_attacks(s, occ);
-  else if constexpr (Pt == ROOK) return rook_attacks(s, occ);
-  else if constexpr (Pt == HORSE) return horse_attacks(s, occ);
-  else if constexpr (Pt == DRAGON) return dragon_attacks(s, occ);
-  else return bb::STEP_ATTACKS[make_piece(c, Pt)][s];
+  if constexpr (Pt == LANCE)
+    return lance_attacks(c, s, occ);
+  else if constexpr (Pt == BISHOP)
+    return bishop_attacks(s, occ);
+  else if constexpr (Pt == ROOK)
+    return rook_attacks(s, occ);
+  else if constexpr (Pt == HORSE)
+    return horse_attacks(s, occ);
+  else if constexpr (Pt == DRAGON)
+    return dragon_attacks(s, occ);
+  else
+    return bb::STEP_ATTACKS[make_piece(c, Pt)][s];
 }
 
 // What the pieces of type Pt and colour c are worth to c: material, nearness to both kings and mobility. Their
@@ -58,16 +64,16 @@ int piece_terms(const Position& pos, Color c, const Square ksq[COLOR_NB], const 
                 Bitboard& att2) {
   int v = 0;
   pos.pieces(c, Pt).for_each([&](Square s) {
-    v += WEIGHTS.board[Pt];
-    if (ksq[c] != SQ_NONE) v += WEIGHTS.own_king[Pt][distance(s, ksq[c])];
-    if (ksq[~c] != SQ_NONE) v += WEIGHTS.enemy_king[Pt][distance(s, ksq[~c])];
+    v += HAND_WEIGHTS.board[Pt];
+    if (ksq[c] != SQ_NONE) v += HAND_WEIGHTS.own_king[Pt][distance(s, ksq[c])];
+    if (ksq[~c] != SQ_NONE) v += HAND_WEIGHTS.enemy_king[Pt][distance(s, ksq[~c])];
     if constexpr (Pt == PAWN) {
       // The pawns' attack maps came in bulk: a pawn's own attacks are needed only for a mobility weight.
-      if (WEIGHTS.mobility[PAWN])
-        v += WEIGHTS.mobility[PAWN] * piece_attacks<PAWN>(c, s, occ).andnot(pos.pieces(c)).count();
+      if (HAND_WEIGHTS.mobility[PAWN])
+        v += HAND_WEIGHTS.mobility[PAWN] * piece_attacks<PAWN>(c, s, occ).andnot(pos.pieces(c)).count();
     } else {
       const Bitboard a = piece_attacks<Pt>(c, s, occ);
-      if (WEIGHTS.mobility[Pt]) v += WEIGHTS.mobility[Pt] * a.andnot(pos.pieces(c)).count();
+      if (HAND_WEIGHTS.mobility[Pt]) v += HAND_WEIGHTS.mobility[Pt] * a.andnot(pos.pieces(c)).count();
       att2 |= att & a;
       att |= a;
     }
@@ -119,7 +125,7 @@ Value evaluate_learned(const kp::Weights& w, const Position& pos, const kp::Accu
 
 Value evaluate_hand_written(const Position& pos) {
   const Value v = evaluate_black(pos);
-  return (pos.side_to_move() == BLACK ? v : -v) + WEIGHTS.tempo;
+  return (pos.side_to_move() == BLACK ? v : -v) + HAND_WEIGHTS.tempo;
 }
 
 Value evaluate(const Position& pos, const kp::Weights* weights) {

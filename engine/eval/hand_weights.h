@@ -6,7 +6,7 @@
 
 namespace shogi::eval {
 
-struct Weights {
+struct HandWeights {
   // Material on the board, by piece type (promoted types included).
   int board[PIECE_TYPE_NB] = {0, 90, 315, 405, 495, 855, 990, 540, 0, 540, 540, 540, 540, 945, 1395, 0};
   // A piece in hand is worth more than the same piece on the board: it can be dropped where it is needed.
@@ -67,6 +67,6 @@ struct Weights {
   int tempo = 20;  // the side to move can act first
 };
 
-extern const Weights WEIGHTS;
+extern const HandWeights HAND_WEIGHTS;
 
 }  // namespace shogi::eval

@@ -127,12 +127,12 @@ class Model {
   // Tables on top of the hand-written evaluation start at zero: the model starts as the engine plays today.
   void init_on_hand_written() {
     base_ = kp::Base::HandWritten;
-    params_[TEMPO] = float(eval::WEIGHTS.tempo);
+    params_[TEMPO] = float(eval::HAND_WEIGHTS.tempo);
   }
 
   void init_from_hand_written() {
     base_ = kp::Base::None;
-    const eval::Weights& hw = eval::WEIGHTS;
+    const eval::HandWeights& hw = eval::HAND_WEIGHTS;
     // A piece's value is split between the two sides' sums: +v/2 as one's own piece, -v/2 as the opponent's.
     for (int c = 0; c < 2; ++c)
       for (int pt = PAWN; pt <= DRAGON; ++pt) {
@@ -401,8 +401,8 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
   log << "learn: " << summary.train_positions << " training positions, " << summary.validation_positions
       << " validation positions; "
       << (model.base() == kp::Base::HandWritten ? "tables on top of the hand-written evaluation" : "tables alone")
-      << (model.has_pairs() ? ", with pair terms near the kings" : "")
-      << "; scale K = " << k << " cp" << (o.scale > 0 ? "" : " (fitted)") << ", lambda " << o.lambda << std::endl;
+      << (model.has_pairs() ? ", with pair terms near the kings" : "") << "; scale K = " << k << " cp"
+      << (o.scale > 0 ? "" : " (fitted)") << ", lambda " << o.lambda << std::endl;
   log << "learn: validation loss at the start " << summary.initial_validation_loss
       << "; with the search's own scores as the evaluation it would be " << summary.score_only_validation_loss
       << std::endl;

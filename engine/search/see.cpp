@@ -4,17 +4,19 @@
 
 namespace shogi {
 
-using eval::WEIGHTS;
+using eval::HAND_WEIGHTS;
 
-int piece_value(PieceType pt) { return WEIGHTS.board[pt]; }
-int capture_value(PieceType pt) { return pt == KING ? 30000 : WEIGHTS.board[pt] + WEIGHTS.hand[raw_type(pt)]; }
-int promotion_gain(PieceType raw) { return WEIGHTS.board[promote(raw)] - WEIGHTS.board[raw]; }
+int piece_value(PieceType pt) { return HAND_WEIGHTS.board[pt]; }
+int capture_value(PieceType pt) {
+  return pt == KING ? 30000 : HAND_WEIGHTS.board[pt] + HAND_WEIGHTS.hand[raw_type(pt)];
+}
+int promotion_gain(PieceType raw) { return HAND_WEIGHTS.board[promote(raw)] - HAND_WEIGHTS.board[raw]; }
 
 namespace {
 
 // Attackers tried in order of increasing exchange value; promoted minors are worth a gold.
-constexpr PieceType SEE_ORDER[] = {PAWN,       LANCE,      KNIGHT, PRO_PAWN, PRO_LANCE, PRO_KNIGHT, SILVER,
-                                   PRO_SILVER, GOLD,       BISHOP, ROOK,     HORSE,     DRAGON,     KING};
+constexpr PieceType SEE_ORDER[] = {PAWN,       LANCE, KNIGHT, PRO_PAWN, PRO_LANCE, PRO_KNIGHT, SILVER,
+                                   PRO_SILVER, GOLD,  BISHOP, ROOK,     HORSE,     DRAGON,     KING};
 
 }  // namespace
 

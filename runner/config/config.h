@@ -191,7 +191,7 @@ struct Config {
   std::vector<EngineSource> sources;  // one per engine
   std::string build_cache;            // empty: $XDG_CACHE_HOME/shogi-arena/builds (or ~/.cache/...)
   std::optional<ScaleTc> scale_tc;
-  // A file of prebuilt binaries (provision/prebuilt.h) that `slurm` writes after building the git engines once:
+  // A file of prebuilt binaries (provision/provision.h) that `slurm` writes after building the git engines once:
   // its shards play those instead of resolving and building the refs again.
   std::string prebuilt;
 };

@@ -1,7 +1,7 @@
 #pragma once
-// One side's clock in one game, with USI semantics (design.md §4): the remaining main time never contains the
-// increment of the coming move; the mover may use remaining + increment, or remaining + byoyomi once the main
-// time is gone. The increment is credited after the move, byoyomi is never banked.
+// One side's clock in one game, with USI semantics (the time rule, stated at usi/usi_client.h's GoParams): the
+// remaining main time never contains the increment of the coming move; the mover may use remaining + increment,
+// or remaining + byoyomi once the main time is gone. The increment is credited after the move, byoyomi is never banked.
 //
 // Kept in microseconds so that millisecond rounding never accumulates over a long game; `go` gets whole
 // milliseconds rounded down (an engine is never told it has more time than it has).

@@ -1,6 +1,7 @@
 #pragma once
-// The one place that turns clocks into a `go` (the USI time rule, design.md §4). Tournament games (game/clock.h)
-// and the CSA client (csa/client/turn_time.h) each describe their clocks as a GoRequest; the rule itself lives here:
+// The one place that turns clocks into a `go` (the USI time rule, as usi_client.h's GoParams states it). Tournament
+// games (game/clock.h) and the CSA client (csa/client/turn_time.h) each describe their clocks as a GoRequest; the
+// rule itself lives here:
 //
 // - btime/wtime are the remaining main times and never contain the increment of the coming move;
 // - binc/winc are the increments, sent when either side has one;

@@ -54,7 +54,7 @@ struct Identity {
   std::string author;
 };
 
-// Limits of one `go`. USI semantics (design.md §4): btime/wtime are the remaining main times WITHOUT this move's
+// Limits of one `go`. USI semantics: btime/wtime are the remaining main times WITHOUT this move's
 // increment; the mover may use btime + binc on this move. Never add the increment into btime and send binc too.
 struct GoParams {
   std::optional<std::int64_t> btime, wtime;  // ms
@@ -73,7 +73,7 @@ void write_go_command(const GoParams& params, std::string& out);
 // For engines that do not understand binc/winc (gpsusi aborts with "unknown option in go binc"): each side's
 // increment is added to its time and binc/winc are dropped. The mover may spend btime + binc on this move, so it
 // is told exactly what it may use now; all it loses is the knowledge that more increments will come. The
-// increment is never both in the time and sent (design.md §4). Params without an increment come back unchanged.
+// increment is never both in the time and sent (the rule above). Params without an increment come back unchanged.
 GoParams fold_increments(GoParams params);
 // For engines that read btime as gote's time and wtime as sente's (Fairy-Stockfish 11.1 in USI mode, which then
 // budgets with its opponent's clock): the two sides' times and increments are exchanged, so that the engine

@@ -31,7 +31,7 @@ void check_flip(const std::string& sfen) {
     const kp::Weights* builtin = kp::builtin_weights().get();
     CHECK(evaluate(flipped, builtin) == evaluate(pos, builtin));
   } else {
-    CHECK(evaluate_hand_written(flipped) + evaluate_hand_written(pos) == 2 * eval::WEIGHTS.tempo);
+    CHECK(evaluate_hand_written(flipped) + evaluate_hand_written(pos) == 2 * eval::HAND_WEIGHTS.tempo);
   }
 }
 

@@ -360,7 +360,7 @@ TEST_CASE("evaluate() uses the learned weights it is given, and the hand-written
   REQUIRE(pos.set("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1", &st));
   const Value hand_written = evaluate(pos, nullptr);
   CHECK(hand_written == evaluate_hand_written(pos));
-  CHECK(hand_written == -evaluate_black(pos) + eval::WEIGHTS.tempo);  // white to move
+  CHECK(hand_written == -evaluate_black(pos) + eval::HAND_WEIGHTS.tempo);  // white to move
   const kp::Weights w = random_weights(6, true);
   REQUIRE(w.base == kp::Base::None);
   CHECK(evaluate(pos, &w) == kp::evaluate(w, pos));
@@ -371,7 +371,7 @@ TEST_CASE("evaluate() uses the learned weights it is given, and the hand-written
   // Zero tables with the hand-written tempo on top of it play exactly as the hand-written evaluation.
   kp::Weights zero;
   zero.base = kp::Base::HandWritten;
-  zero.tempo = eval::WEIGHTS.tempo * kp::WEIGHT_SCALE;
+  zero.tempo = eval::HAND_WEIGHTS.tempo * kp::WEIGHT_SCALE;
   CHECK(evaluate(pos, &zero) == hand_written);
 }
 

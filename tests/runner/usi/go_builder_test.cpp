@@ -1,4 +1,4 @@
-// The USI time rule in one place: what each caller describes and the `go` it gets (design.md §4).
+// The USI time rule in one place: what each caller describes and the `go` it gets (usi_client.h's GoParams).
 #include <doctest/doctest.h>
 
 #include "usi/go_builder.h"

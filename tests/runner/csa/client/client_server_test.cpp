@@ -1,4 +1,4 @@
-// Both sides through the project's own CSA server (runner/csa/server.h) over TCP: each player is a full client
+// Both sides through the project's own CSA server (csa/server/server.h) over TCP: each player is a full client
 // session with its own engine. Mock engines by default; the built-in engine in the slow suite.
 #include <filesystem>
 #include <thread>
