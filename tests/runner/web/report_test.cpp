@@ -168,9 +168,8 @@ PlayedGame named(PlayedGame g, const char* black, const char* white) {
   return g;
 }
 
-}  // namespace
-
-TEST_CASE("report_data: standings, series, terminations, times and replays of a journal, a bad line named") {
+// Four games of A and B at 1 s + 0.1 s, colours alternating; game 2 is A's time loss.
+std::vector<PlayedGame> four_games_one_time_loss() {
   std::vector<PlayedGame> games = {
       named(timed_game("1+0.1", {{"7g7f", 300}, {"3c3d", 200}}), "A", "B"),
       named(timed_game("1+0.1", {{"7g7f", 300}}, Termination::TimeForfeit,
@@ -180,6 +179,13 @@ TEST_CASE("report_data: standings, series, terminations, times and replays of a 
       named(timed_game("1+0.1", {{"7g7f", 300}, {"3c3d", 200}}), "B", "A"),
   };
   games[1].result.outcome = Outcome::BlackWin;
+  return games;
+}
+
+}  // namespace
+
+TEST_CASE("report_data: standings, series, terminations, times and replays of a journal, a bad line named") {
+  std::vector<PlayedGame> games = four_games_one_time_loss();
   journal::JournalContents c = journal_of(games);
   // Game 4's line holds a move that is not legal: listed, but no replay and no times.
   const size_t at = c.lines[3].find("\"3c3d\"");
@@ -348,14 +354,7 @@ TEST_CASE("report_data: the time chart's sample of a long run is an even spread,
 }
 
 TEST_CASE("write_report: the page of a journal file, read a game at a time, holds report_data's data") {
-  std::vector<PlayedGame> games = {
-      named(timed_game("1+0.1", {{"7g7f", 300}, {"3c3d", 200}}), "A", "B"),
-      named(timed_game("1+0.1", {{"7g7f", 300}}, Termination::TimeForfeit,
-                       "white (A) used 2000.0 ms, allowed 1100.0 ms + 100.0 ms margin"),
-            "B", "A"),
-      named(timed_game("1+0.1", {{"7g7f", 300}, {"3c3d", 200}}), "A", "B"),
-  };
-  games[1].result.outcome = Outcome::BlackWin;
+  std::vector<PlayedGame> games = four_games_one_time_loss();
   journal::JournalContents c = journal_of(games);
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("report-test-" + std::to_string(::getpid()));
@@ -370,7 +369,7 @@ TEST_CASE("write_report: the page of a journal file, read a game at a time, hold
   options.max_replays = 2;
   auto written = write_report(journal_path, html, options);
   REQUIRE_MESSAGE(written.has_value(), (written ? "" : written.error()));
-  CHECK(written->games == 3);
+  CHECK(written->games == 4);
   CHECK(written->replays == 2);
   std::ifstream in(html);
   const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -382,7 +381,7 @@ TEST_CASE("write_report: the page of a journal file, read a game at a time, hold
   std::ofstream(journal_path, std::ios::app) << "{\"game\":garbled\n";
   auto failed = write_report(journal_path, html, options);
   REQUIRE_FALSE(failed.has_value());
-  CHECK(failed.error().starts_with(journal_path + ":5: "));
+  CHECK(failed.error().starts_with(journal_path + ":6: "));
   CHECK(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()) == 1);
   std::filesystem::remove_all(dir);
 }
