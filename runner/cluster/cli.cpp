@@ -307,9 +307,10 @@ int SlurmCli::run(const config::CliOptions& tournament, const std::vector<std::s
   if (c.prebuilt.empty() &&
       std::any_of(c.sources.begin(), c.sources.end(), [](const config::EngineSource& e) { return e.from_git(); })) {
     if (c.build_cache.empty()) c.build_cache = (fs::path(out) / "builds").string();
-    if (auto built = provision::build_git_engines(c, std::cout); !built) throw config::ConfigError(built.error());
+    auto built = provision::build_git_engines(c, std::cout);
+    if (!built) throw config::ConfigError(built.error());
     const fs::path list = fs::path(out) / "slurm" / "prebuilt.tsv";
-    write_file(list, provision::prebuilt_text(c), false);
+    write_file(list, provision::prebuilt_text(c, *built), false);
     run_args.insert(run_args.end(), {"--prebuilt", list.string()});
   }
 

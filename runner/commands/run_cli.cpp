@@ -57,10 +57,10 @@ void RunCli::add_to(CLI::App& app, std::optional<config::TournamentType> type) {
 int RunCli::run(const std::atomic<bool>* stop) const {
   config::Config c = options_.build();
   // Engines from git refs built, bench signatures checked, clocks scaled: before any output folder or game.
-  if (auto ready = provision::provision_engines(c, c.json ? std::cerr : std::cout); !ready)
-    throw config::ConfigError(ready.error());
-  if (c.type == config::TournamentType::Spsa) return run_spsa(c, stop);
-  return run_tournament(c, stop);
+  auto findings = provision::provision_engines(c, c.json ? std::cerr : std::cout);
+  if (!findings) throw config::ConfigError(findings.error());
+  if (c.type == config::TournamentType::Spsa) return run_spsa(c, *findings, stop);
+  return run_tournament(c, *findings, stop);
 }
 
 run::EngineFactory engines_of(const config::Config& c, std::vector<game::EngineConfig> engines,
@@ -76,7 +76,7 @@ run::EngineFactory engines_of(const config::Config& c, std::vector<game::EngineC
   return run::make_usi_engines(std::move(engines), c.game, *logs);
 }
 
-int run_tournament(const config::Config& c, const std::atomic<bool>* stop) {
+int run_tournament(const config::Config& c, const provision::Findings& findings, const std::atomic<bool>* stop) {
   const std::optional<journal::Shard> shard = shard_of(c);
   tournament::Tournament t(c, openings_of(c), engines_of(c, c.engines, shard, stop), shard);
 
@@ -85,8 +85,8 @@ int run_tournament(const config::Config& c, const std::atomic<bool>* stop) {
   info.total_games = t.games_to_play();
   info.rating_anchor = c.rating_anchor;
   info.rating_anchor_elo = c.rating_anchor_elo;
-  info.builds = journal::engine_builds(c);
-  info.scale_tc = journal::time_scale(c);
+  info.builds = findings.builds(c);
+  info.scale_tc = findings.time_scale(c);
   // A shard's part of an SPRT decides nothing: the coordinator tests all the shards' games together.
   if (c.type == config::TournamentType::Sprt && !shard) info.sprt = c.sprt;
   tournament::ConsoleReporter::Options ro;
@@ -112,7 +112,7 @@ int run_tournament(const config::Config& c, const std::atomic<bool>* stop) {
   }
   tournament::Observers observers(observer_list);
 
-  if (auto opened = t.open(observers); !opened) throw config::ConfigError(opened.error());
+  if (auto opened = t.open(observers, findings); !opened) throw config::ConfigError(opened.error());
   const auto started = std::chrono::steady_clock::now();
   const run::RunResult result = t.run(observers, stop);
   // A run that failed before any game (an engine that does not start) has no results to show: its error line is

@@ -10,6 +10,7 @@
 
 #include "config/cli_config.h"
 #include "journal/shard.h"
+#include "provision/findings.h"
 #include "run/engines.h"
 
 namespace CLI {
@@ -34,7 +35,8 @@ run::EngineFactory engines_of(const config::Config& config, std::vector<game::En
                               const std::optional<journal::Shard>& shard, const std::atomic<bool>* stop);
 
 // A tournament of `config` (not an SPSA run): the console's status, the live page with `config.web`, the summary.
-int run_tournament(const config::Config& config, const std::atomic<bool>* stop);
+// `findings`: what provisioning found of its engines, for the journal header and the summary.
+int run_tournament(const config::Config& config, const provision::Findings& findings, const std::atomic<bool>* stop);
 
 class RunCli {
  public:

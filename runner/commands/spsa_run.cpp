@@ -29,6 +29,14 @@ std::vector<std::pair<std::string, std::string>> with_options(
   return base;
 }
 
+// The findings of the SPRT after a tune: its two engines are the tuned one, twice.
+provision::Findings then_sprt_findings(const provision::Findings& spsa) {
+  provision::Findings f = spsa;
+  if (!f.engines.empty()) f.engines.assign(2, spsa.engines[0]);
+  if (f.scaling && !f.scaling->written.empty()) f.scaling->written.assign(2, spsa.scaling->written[0]);
+  return f;
+}
+
 }  // namespace
 
 config::Config then_sprt_config(const config::Config& spsa,
@@ -45,6 +53,7 @@ config::Config then_sprt_config(const config::Config& spsa,
   with_start.name = e.name + "-start";
   with_start.options = with_options(e.options, start);
   c.engines = {with_tuned, with_start};
+  if (!spsa.sources.empty()) c.sources.assign(2, spsa.sources[0]);
   c.output.dir = (fs::path(spsa.output.dir) / "then-sprt").string();
   c.output.journal = (fs::path(c.output.dir) / "journal.jsonl").string();
   // A resumed SPSA run resumes its SPRT too; a fresh one starts it afresh.
@@ -55,7 +64,7 @@ config::Config then_sprt_config(const config::Config& spsa,
   return c;
 }
 
-int run_spsa(const config::Config& c, const std::atomic<bool>* stop) {
+int run_spsa(const config::Config& c, const provision::Findings& findings, const std::atomic<bool>* stop) {
   auto openings = openings::run_openings(c.openings);
   if (!openings) throw config::ConfigError(openings.error());
   const std::optional<journal::Shard> shard = shard_of(c);
@@ -80,7 +89,7 @@ int run_spsa(const config::Config& c, const std::atomic<bool>* stop) {
   }
   spsa::Observers observers(observer_list);
 
-  if (auto opened = run.open(observers); !opened) throw config::ConfigError(opened.error());
+  if (auto opened = run.open(observers, findings); !opened) throw config::ConfigError(opened.error());
   if (live) live->resumed(run);
   const auto started = std::chrono::steady_clock::now();
   const run::RunResult result = run.run(observers, stop);
@@ -129,7 +138,7 @@ int run_spsa(const config::Config& c, const std::atomic<bool>* stop) {
   (c.json ? std::cerr : std::cout) << "\nThen an SPRT of the tuned values against the start values (" << sprt.output.dir
                                    << "):\n"
                                    << std::flush;
-  return run_tournament(sprt, stop);
+  return run_tournament(sprt, then_sprt_findings(findings), stop);
 }
 
 }  // namespace arena::commands

@@ -9,10 +9,12 @@
 #include <atomic>
 
 #include "config/config.h"
+#include "provision/findings.h"
 
 namespace arena::commands {
 
-int run_spsa(const config::Config& config, const std::atomic<bool>* stop);
+// `findings`: what provisioning found of the engine (commands/run_cli.h RunCli::run), for the journal header.
+int run_spsa(const config::Config& config, const provision::Findings& findings, const std::atomic<bool>* stop);
 
 // The SPRT that confirms a tune: the engine with the tuned values ("<name>-tuned") against itself with the start
 // values ("<name>-start"), with the run's game settings, openings and concurrency, in OUT/then-sprt.

@@ -120,7 +120,7 @@ struct SpsaSettings {
 };
 
 // Where an engine comes from and how it is checked before the first game (runner/provision): one per engine of
-// Config::engines, in the same order. The settings are the user's; provisioning fills in what it found.
+// Config::engines, in the same order. What provisioning finds is not kept here (provision/findings.h).
 struct EngineSource {
   std::string git_repo;  // an absolute path or a URL; empty: the engine is its `cmd` as given
   std::string git_ref;   // as written (a branch, tag, commit, HEAD~1, ...); "WORKTREE": the uncommitted state
@@ -129,24 +129,15 @@ struct EngineSource {
   std::optional<int64_t> bench;  // the expected bench node count
   std::string bench_cmd;         // empty: `ENGINE bench`, then the USI command `bench`
   std::string where;             // the engine's place in the config, for messages
-  // Found by provisioning:
-  std::string commit;                  // git_ref resolved (for WORKTREE, the HEAD the changes are on)
-  bool dirty = false;                  // built from the repository's uncommitted state
-  std::string sha256;                  // the built binary's digest, taken when it was built (git engines)
-  std::optional<int64_t> bench_nodes;  // the bench node count measured (when bench or scale_tc asked for it)
   bool from_git() const { return !git_repo.empty(); }
 };
 
 // Every time control scaled to this machine's speed (fishtest's idea): the reference engine's bench measures the
 // nodes per second here, and each clock is multiplied by nps / measured, so that mixed hardware plays the same
-// searches. Node and depth limits are not scaled.
+// searches. Node and depth limits are not scaled. The measured speed is a finding (provision/findings.h).
 struct ScaleTc {
   double nps = 0;      // the speed the time controls are written for
   std::string engine;  // the engine whose bench measures the machine; empty: the first
-  // Found by provisioning:
-  double measured_nps = 0;
-  double factor = 1;
-  std::vector<game::TimeControl> nominal;  // each engine's time control as written, before the scaling
 };
 
 // The live page's port when `web` names a host alone.

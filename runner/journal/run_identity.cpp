@@ -48,7 +48,7 @@ bj::object engine_settings(const game::EngineConfig& e) {
   return o;
 }
 
-bj::object settings_of(const config::Config& c) {
+bj::object settings_of(const config::Config& c, const std::vector<game::TimeControl>& written) {
   bj::object o;  // members in a fixed order: the text is hashed
   o.emplace("type", config::to_string(c.type));
   o.emplace("rounds", c.rounds);
@@ -100,7 +100,7 @@ bj::object settings_of(const config::Config& c) {
   for (size_t i = 0; i < c.engines.size(); ++i) {
     bj::object e = engine_settings(c.engines[i]);
     // Scaled to the machine: the time control as written is what the run is, whatever a node measured.
-    if (c.scale_tc && i < c.scale_tc->nominal.size()) e["tc"] = c.scale_tc->nominal[i].to_string();
+    if (i < written.size()) e["tc"] = written[i].to_string();
     engines.emplace_back(std::move(e));
   }
   if (c.scale_tc) o.emplace("scale_tc_nps", c.scale_tc->nps);
@@ -163,9 +163,10 @@ std::expected<std::string, std::string> sha256_file(const std::string& path) {
   return hex(digest, size);
 }
 
-std::expected<RunIdentity, std::string> make_run_identity(const config::Config& c) {
+std::expected<RunIdentity, std::string> make_run_identity(const config::Config& c,
+                                                          const std::vector<game::TimeControl>& written) {
   RunIdentity id;
-  id.settings = json::serialize(settings_of(c));
+  id.settings = json::serialize(settings_of(c, written));
   id.settings_sha256 = sha256_hex(id.settings);
   for (const game::EngineConfig& e : c.engines) {
     auto digest = sha256_file(e.command);

@@ -35,8 +35,11 @@ struct RunIdentity {
 std::expected<std::string, std::string> sha256_file(const std::string& path);
 std::string sha256_hex(std::string_view data);
 
-// Hashes the engine binaries and the openings file. Error: one line naming the engine and the file.
-std::expected<RunIdentity, std::string> make_run_identity(const config::Config& config);
+// Hashes the engine binaries and the openings file. `written`: each engine's time control as the user wrote it,
+// when the config holds clocks scaled to this machine (provision/findings.h); empty: the config's. Error: one
+// line naming the engine and the file.
+std::expected<RunIdentity, std::string> make_run_identity(const config::Config& config,
+                                                          const std::vector<game::TimeControl>& written = {});
 
 // The first difference between a recorded identity (a journal's, named `recorded_name`) and another (this run's,
 // or another segment's), as one line, e.g.

@@ -26,33 +26,14 @@ std::expected<void, std::string> make_output_folders(const config::Config& confi
   return {};
 }
 
-std::vector<EngineBuild> engine_builds(const config::Config& config) {
-  std::vector<EngineBuild> out;
-  for (size_t i = 0; i < config.sources.size() && i < config.engines.size(); ++i) {
-    const config::EngineSource& s = config.sources[i];
-    if (!s.from_git() && !s.bench_nodes) continue;
-    out.push_back({config.engines[i].name, s.git_repo, s.from_git() ? s.git_ref : "", s.commit, s.dirty,
-                   s.bench_nodes});
-  }
-  return out;
-}
-
-std::optional<TimeScale> time_scale(const config::Config& config) {
-  if (!config.scale_tc) return std::nullopt;
-  const config::ScaleTc& t = *config.scale_tc;
-  const std::string engine = t.engine.empty() && !config.engines.empty() ? config.engines[0].name : t.engine;
-  return TimeScale{t.nps, engine, t.measured_nps, t.factor};
-}
-
-std::expected<void, std::string> stamp_header(JournalHeader& header, const config::Config& config) {
+std::expected<void, std::string> stamp_header(JournalHeader& header, const config::Config& config,
+                                              const std::vector<game::TimeControl>& written) {
   header.created = created_now();
   header.host = host_name();
   header.pid = int64_t(::getpid());
-  auto identity = make_run_identity(config);
+  auto identity = make_run_identity(config, written);
   if (!identity) return std::unexpected(identity.error());
   header.identity = std::move(*identity);
-  header.builds = engine_builds(config);
-  header.scale_tc = time_scale(config);
   return {};
 }
 

@@ -20,13 +20,10 @@ std::string created_now();
 // Makes the output folder, `records_dir` (kifu; empty: none) and the journal's folder. The error names the folder.
 std::expected<void, std::string> make_output_folders(const config::Config& config, const std::string& records_dir);
 
-// What the header says of where the engines came from (git builds, bench checks) and of a scaled clock.
-std::vector<EngineBuild> engine_builds(const config::Config& config);
-std::optional<TimeScale> time_scale(const config::Config& config);
-
-// Completes the header of a run starting now: created, host, pid, and what identifies the run (run_identity.h;
-// its error is this one's).
-std::expected<void, std::string> stamp_header(JournalHeader& header, const config::Config& config);
+// Completes the header of a run starting now: created, host, pid, and what identifies the run (run_identity.h,
+// with the time controls as `written`; its error is this one's).
+std::expected<void, std::string> stamp_header(JournalHeader& header, const config::Config& config,
+                                              const std::vector<game::TimeControl>& written = {});
 
 // A run on one machine into the journal `path` of OUT `out_dir`, about to write `header`. Refuses an OUT that holds
 // a sharded run's segments, and an existing journal unless `resume` or `overwrite` (a journal of no game counts as

@@ -217,7 +217,9 @@ std::expected<BuiltEngine, std::string> build_engine(const std::string& name, co
   if (!ref) return fail(ref.error());
   std::string key = repo_label(source.git_repo) + "-" + ref->commit.substr(0, 12);
   if (source.git_ref == "WORKTREE") key += "-worktree-" + ref->content_key.substr(0, 12);
-  key += "-" + journal::sha256_hex(source.build + '\n' + source.bin).substr(0, 8);
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "-" + a temporary string inlined here.
+  key += '-';
+  key += journal::sha256_hex(source.build + '\n' + source.bin).substr(0, 8);
   const fs::path dir = fs::path(cache) / key, src = dir / "src", marker = dir / "built", log = dir / "build.log";
   std::error_code ec;
   fs::create_directories(dir, ec);

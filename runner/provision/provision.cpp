@@ -44,12 +44,11 @@ std::expected<std::map<std::string, Prebuilt>, std::string> read_prebuilt(const 
 }
 
 // Each git engine's binary from the prebuilt list, checked against its digest.
-std::expected<void, std::string> use_prebuilt(config::Config& c) {
+std::expected<void, std::string> use_prebuilt(config::Config& c, Findings& found) {
   auto list = read_prebuilt(c.prebuilt);
   if (!list) return Error(list.error());
   for (size_t i = 0; i < c.engines.size(); ++i) {
-    config::EngineSource& s = c.sources[i];
-    if (!s.from_git()) continue;
+    if (!c.sources[i].from_git()) continue;
     const std::string& name = c.engines[i].name;
     auto it = list->find(name);
     if (it == list->end()) return Error(c.prebuilt + ": no binary for engine '" + name + "'");
@@ -59,9 +58,7 @@ std::expected<void, std::string> use_prebuilt(config::Config& c) {
       return Error("engine '" + name + "': " + it->second.binary + " has sha256 " + sha->substr(0, 12) +
                    "... but the build's was " + it->second.sha256.substr(0, 12) + "... (" + c.prebuilt + ")");
     c.engines[i].command = it->second.binary;
-    s.commit = it->second.commit;
-    s.dirty = it->second.dirty;
-    s.sha256 = it->second.sha256;
+    found.engines[i] = {it->second.commit, it->second.dirty, it->second.sha256, std::nullopt};
   }
   return {};
 }
@@ -81,9 +78,10 @@ std::string nps_text(double nps) {
 // One bench per binary and way of running it (bench_key), shared by the signature check and the speed measurement.
 using Benches = std::map<std::string, BenchResult>;
 
-std::expected<void, std::string> check_signatures(config::Config& c, Benches& done, std::ostream& progress) {
+std::expected<void, std::string> check_signatures(const config::Config& c, Findings& found, Benches& done,
+                                                  std::ostream& progress) {
   for (size_t i = 0; i < c.engines.size(); ++i) {
-    config::EngineSource& s = c.sources[i];
+    const config::EngineSource& s = c.sources[i];
     if (!s.bench) continue;
     const game::EngineConfig& e = c.engines[i];
     const std::string key = bench_key(e, s.bench_cmd);
@@ -93,7 +91,7 @@ std::expected<void, std::string> check_signatures(config::Config& c, Benches& do
       done[key] = *r;
     }
     const BenchResult& r = done[key];
-    s.bench_nodes = r.nodes;
+    found.engines[i].bench_nodes = r.nodes;
     if (r.nodes != *s.bench)
       return Error("engine '" + e.name + "': its bench gives " + std::to_string(r.nodes) + " nodes but bench=" +
                    std::to_string(*s.bench) + " was expected (" + e.command + "): not the build you meant");
@@ -125,10 +123,12 @@ std::expected<double, std::string> measure_nps(const game::EngineConfig& e, cons
   return n % 2 ? nps[n / 2] : (nps[n / 2 - 1] + nps[n / 2]) / 2;
 }
 
-std::expected<void, std::string> scale_time_controls(config::Config& c, const Benches& done, std::ostream& progress) {
-  config::ScaleTc& scale = *c.scale_tc;
+std::expected<ClockScaling, std::string> scale_time_controls(config::Config& c, const Benches& done,
+                                                             std::ostream& progress) {
+  const config::ScaleTc& wanted = *c.scale_tc;
+  ClockScaling scale;
   size_t ref = 0;
-  while (!scale.engine.empty() && ref < c.engines.size() && c.engines[ref].name != scale.engine) ++ref;
+  while (!wanted.engine.empty() && ref < c.engines.size() && c.engines[ref].name != wanted.engine) ++ref;
   const game::EngineConfig& e = c.engines[ref];
   const int hardware = int(std::max(1u, std::thread::hardware_concurrency()));
   const int copies = std::clamp(c.concurrency, 1, hardware);
@@ -142,19 +142,18 @@ std::expected<void, std::string> scale_time_controls(config::Config& c, const Be
   if (!nps) return Error("--scale-tc: " + nps.error());
   if (!(*nps > 0)) return Error("--scale-tc: the bench of '" + e.name + "' gave no speed");
   scale.measured_nps = *nps;
-  scale.factor = scale.nps / *nps;
-  scale.nominal.clear();
+  scale.factor = wanted.nps / *nps;
   for (game::EngineConfig& engine : c.engines) {
-    scale.nominal.push_back(engine.time_control);
+    scale.written.push_back(engine.time_control);
     engine.time_control = scaled(engine.time_control, scale.factor);
   }
   std::ostringstream f;
   f.precision(3);
   f << scale.factor;
   progress << "scale-tc: " << e.name << "'s bench gives " << nps_text(*nps) << " nps here (" << copies
-           << " at once), the time controls are written for " << nps_text(scale.nps) << ": x" << f.str() << ", "
-           << scale.nominal[0].to_string() << " -> " << c.engines[0].time_control.to_string() << std::endl;
-  return {};
+           << " at once), the time controls are written for " << nps_text(wanted.nps) << ": x" << f.str() << ", "
+           << scale.written[0].to_string() << " -> " << c.engines[0].time_control.to_string() << std::endl;
+  return scale;
 }
 
 }  // namespace
@@ -169,10 +168,13 @@ game::TimeControl scaled(const game::TimeControl& tc, double factor) {
   return out;
 }
 
-std::expected<void, std::string> build_git_engines(config::Config& c, std::ostream& progress) {
+std::expected<Findings, std::string> build_git_engines(config::Config& c, std::ostream& progress) {
+  if (c.sources.size() != c.engines.size()) c.sources.resize(c.engines.size());
   const std::string cache = c.build_cache.empty() ? default_build_cache() : c.build_cache;
+  Findings found;
+  found.engines.resize(c.engines.size());
   for (size_t i = 0; i < c.engines.size(); ++i) {
-    config::EngineSource& s = c.sources[i];
+    const config::EngineSource& s = c.sources[i];
     if (!s.from_git()) continue;
     auto built = build_engine(c.engines[i].name, s, cache, progress);
     if (!built) return Error(built.error());
@@ -180,33 +182,41 @@ std::expected<void, std::string> build_git_engines(config::Config& c, std::ostre
       progress << c.engines[i].name << ": " << s.git_ref << " = " << built->commit.substr(0, 12)
                << ", built before: " << built->binary << std::endl;
     c.engines[i].command = built->binary;
-    s.commit = built->commit;
-    s.dirty = built->dirty;
-    s.sha256 = built->sha256;
+    found.engines[i] = {built->commit, built->dirty, built->sha256, std::nullopt};
   }
-  return {};
+  return found;
 }
 
-std::string prebuilt_text(const config::Config& c) {
+std::string prebuilt_text(const config::Config& c, const Findings& found) {
   std::string out;
-  for (size_t i = 0; i < c.engines.size(); ++i) {
-    const config::EngineSource& s = c.sources[i];
-    if (!s.from_git()) continue;
+  for (size_t i = 0; i < c.engines.size() && i < c.sources.size() && i < found.engines.size(); ++i) {
+    if (!c.sources[i].from_git()) continue;
+    const EngineFindings& s = found.engines[i];
     out += c.engines[i].name + '\t' + s.commit + '\t' + (s.dirty ? "1" : "0") + '\t' + s.sha256 + '\t' +
            c.engines[i].command + '\n';
   }
   return out;
 }
 
-std::expected<void, std::string> provision_engines(config::Config& c, std::ostream& progress) {
+std::expected<Findings, std::string> provision_engines(config::Config& c, std::ostream& progress) {
   if (c.sources.size() != c.engines.size()) c.sources.resize(c.engines.size());
-  auto built = c.prebuilt.empty() ? build_git_engines(c, progress) : use_prebuilt(c);
-  if (!built) return built;
+  Findings found;
+  if (c.prebuilt.empty()) {
+    auto built = build_git_engines(c, progress);
+    if (!built) return Error(built.error());
+    found = std::move(*built);
+  } else {
+    found.engines.resize(c.engines.size());
+    if (auto ok = use_prebuilt(c, found); !ok) return Error(ok.error());
+  }
   Benches benches;
-  if (auto ok = check_signatures(c, benches, progress); !ok) return ok;
-  if (c.scale_tc && c.scale_tc->nominal.empty())
-    if (auto ok = scale_time_controls(c, benches, progress); !ok) return ok;
-  return {};
+  if (auto ok = check_signatures(c, found, benches, progress); !ok) return Error(ok.error());
+  if (c.scale_tc) {
+    auto scaling = scale_time_controls(c, benches, progress);
+    if (!scaling) return Error(scaling.error());
+    found.scaling = std::move(*scaling);
+  }
+  return found;
 }
 
 }  // namespace arena::provision

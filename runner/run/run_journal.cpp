@@ -5,11 +5,16 @@
 
 namespace arena::run {
 
-std::expected<RunJournal, std::string> open_run_journal(const config::Config& config, journal::JournalHeader header,
+std::expected<RunJournal, std::string> open_run_journal(const config::Config& config,
+                                                        const provision::Findings& findings,
+                                                        journal::JournalHeader header,
                                                         const std::optional<journal::Shard>& shard,
                                                         const std::string& records_dir) {
   if (auto made = journal::make_output_folders(config, records_dir); !made) return std::unexpected(made.error());
-  if (auto stamped = journal::stamp_header(header, config); !stamped) return std::unexpected(stamped.error());
+  if (auto stamped = journal::stamp_header(header, config, findings.written_time_controls()); !stamped)
+    return std::unexpected(stamped.error());
+  header.builds = findings.builds(config);
+  header.scale_tc = findings.time_scale(config);
   RunJournal out;
   if (shard) {
     header.shard = *shard;

@@ -11,6 +11,7 @@
 #include "config/config.h"
 #include "journal/journal.h"
 #include "journal/shard.h"
+#include "provision/findings.h"
 
 namespace arena::run {
 
@@ -26,8 +27,11 @@ struct RunJournal {
 };
 
 // Creates the output folders (and `records_dir`), then the journal, as above. The header is stamped here
-// (journal/run_start.h stamp_header); a shard's gets its shard. The error is one line naming the file.
-std::expected<RunJournal, std::string> open_run_journal(const config::Config& config, journal::JournalHeader header,
+// (journal/run_start.h stamp_header) and gets what provisioning found; a shard's gets its shard. The error is one
+// line naming the file.
+std::expected<RunJournal, std::string> open_run_journal(const config::Config& config,
+                                                        const provision::Findings& findings,
+                                                        journal::JournalHeader header,
                                                         const std::optional<journal::Shard>& shard,
                                                         const std::string& records_dir);
 

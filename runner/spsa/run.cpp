@@ -114,7 +114,7 @@ std::expected<std::vector<bool>, std::string> Run::check_engine_options() {
   return rounded;
 }
 
-std::expected<void, std::string> Run::open(Observer& observer) {
+std::expected<void, std::string> Run::open(Observer& observer, const provision::Findings& findings) {
   auto rounded = check_engine_options();
   if (!rounded) return std::unexpected(rounded.error());
   // Both sides are the engine just started: a side that later fails to start has crashed, as in a tournament.
@@ -132,7 +132,7 @@ std::expected<void, std::string> Run::open(Observer& observer) {
   header.schedule = run::schedule_id(schedule_, header.engines, positions);
   header.spsa = journal::SpsaSpec{config_.engines[0].name, config_.spsa.params, config_.spsa.schedule,
                                   config_.spsa.seed, *rounded};
-  auto opened = run::open_run_journal(config_, std::move(header), shard_, records_.dir);
+  auto opened = run::open_run_journal(config_, findings, std::move(header), shard_, records_.dir);
   if (!opened) return std::unexpected(opened.error());
   for (const std::string& w : opened->warnings) observer.warning(w);
   journal_path_ = opened->path;

@@ -34,6 +34,7 @@
 #include "journal/journal.h"
 #include "journal/shard.h"
 #include "openings/openings.h"
+#include "provision/findings.h"
 #include "run/engines.h"
 #include "run/records.h"
 #include "run/run_core.h"
@@ -94,8 +95,9 @@ class Run final : private run::JobSource {
 
   // Starts the engine once to check every parameter against its own options (a name it lacks, or a spin whose
   // range does not hold MIN..MAX, is a one-line error naming the parameter); creates the output folder and the
-  // journal, or reads it back for --resume (refusing one of another run). Errors are one line.
-  std::expected<void, std::string> open(Observer& observer);
+  // journal, or reads it back for --resume (refusing one of another run); `findings` (provisioning's) go to its
+  // header. Errors are one line.
+  std::expected<void, std::string> open(Observer& observer, const provision::Findings& findings = {});
   // Plays the missing pairs. `stop` (a signal) is polled every 100 ms: the running games are interrupted and not
   // journaled (a resumed run plays their pairs again).
   RunResult run(Observer& observer, const std::atomic<bool>* stop);

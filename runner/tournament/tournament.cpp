@@ -55,7 +55,7 @@ Tournament::Tournament(config::Config config, std::vector<openings::Opening> ope
 
 Tournament::~Tournament() = default;
 
-std::expected<void, std::string> Tournament::open(Observer& observer) {
+std::expected<void, std::string> Tournament::open(Observer& observer, const provision::Findings& findings) {
   std::vector<std::string> positions;
   for (const openings::Opening& o : openings_) positions.push_back(o.position);
   journal::JournalHeader header;
@@ -67,7 +67,7 @@ std::expected<void, std::string> Tournament::open(Observer& observer) {
   if (config_.type == config::TournamentType::Sprt) header.sprt = config_.sprt;
   header.rating_anchor = config_.rating_anchor;
   header.rating_anchor_elo = config_.rating_anchor_elo;
-  auto opened = run::open_run_journal(config_, std::move(header), shard_, records_.dir);
+  auto opened = run::open_run_journal(config_, findings, std::move(header), shard_, records_.dir);
   if (!opened) return std::unexpected(opened.error());
   for (const std::string& w : opened->warnings) observer.warning(w);
   auto plan = run::ResumePlan::make(opened->games, schedule_, names_);

@@ -26,6 +26,7 @@
 #include "journal/journal.h"
 #include "journal/shard.h"
 #include "openings/openings.h"
+#include "provision/findings.h"
 #include "run/engines.h"
 #include "run/records.h"
 #include "run/resume.h"
@@ -81,8 +82,9 @@ class Tournament final : private run::JobSource {
   const std::string& journal_path() const { return journal_path_; }
 
   // Creates the output folders and the journal, or reads it back for --resume (checking that it was written for
-  // this schedule). The error is one line naming the file.
-  std::expected<void, std::string> open(Observer& observer);
+  // this schedule). `findings`: what provisioning found of the engines, for the header. The error is one line
+  // naming the file.
+  std::expected<void, std::string> open(Observer& observer, const provision::Findings& findings = {});
   // Plays what remains. `external_stop` (set by a signal handler) is polled every 100 ms.
   RunResult run(Observer& observer, const std::atomic<bool>* external_stop);
 

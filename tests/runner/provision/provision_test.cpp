@@ -103,20 +103,31 @@ TEST_CASE("prebuilt binaries: a shard plays the listed build, and refuses one wh
   c.sources[0].git_repo = "/r";
   c.sources[0].git_ref = "main";
   c.engines[0].command = bin;
-  c.sources[0].commit = std::string(40, 'c');
-  c.sources[0].sha256 = journal::sha256_file(bin).value();  // as build_git_engines records it
+  provision::Findings built;  // as build_git_engines finds them
+  built.engines.resize(2);
+  built.engines[0].commit = std::string(40, 'c');
+  built.engines[0].sha256 = journal::sha256_file(bin).value();
   const std::string list = (dir / "prebuilt.tsv").string();
-  std::ofstream(list) << provision::prebuilt_text(c);
+  std::ofstream(list) << provision::prebuilt_text(c, built);
 
   config::Config shard = c;
   shard.engines[0].command.clear();
-  shard.sources[0].commit.clear();
   shard.prebuilt = list;
   std::ostringstream progress;
-  REQUIRE(provision::provision_engines(shard, progress));
+  auto found = provision::provision_engines(shard, progress);
+  REQUIRE(found);
   CHECK(shard.engines[0].command == bin);
-  CHECK(shard.sources[0].commit == std::string(40, 'c'));
+  REQUIRE(found->engines.size() == 2);
+  CHECK(found->engines[0].commit == std::string(40, 'c'));
+  CHECK(found->engines[0].sha256 == built.engines[0].sha256);
+  CHECK(found->engines[1].commit.empty());
   CHECK(shard.engines[1].command == "/bin/sh");
+  // The header records the git engine only (the other has no bench either).
+  const auto builds = found->builds(shard);
+  REQUIRE(builds.size() == 1);
+  CHECK(builds[0].engine == "dev");
+  CHECK(builds[0].ref == "main");
+  CHECK(builds[0].commit == std::string(40, 'c'));
 
   std::ofstream(bin, std::ios::app) << "# rebuilt\n";
   config::Config changed = c;
@@ -132,7 +143,7 @@ TEST_CASE("prebuilt binaries: a shard plays the listed build, and refuses one wh
 
   // The list carries the digest taken at build time: a binary changed between the build and the list is refused
   // too (the list is not a fresh hash of whatever lies there now).
-  std::ofstream(list) << provision::prebuilt_text(c);
+  std::ofstream(list) << provision::prebuilt_text(c, built);
   auto late = provision::provision_engines(changed, progress);
   REQUIRE_FALSE(late);
   CHECK(late.error().find("engine 'dev': " + bin + " has sha256") == 0);
@@ -172,18 +183,32 @@ TEST_CASE("one engine with bench= and --scale-tc at one game at a time runs its 
   c.sources[0].bench = 5000;
   c.scale_tc = config::ScaleTc{};
   c.scale_tc->nps = 500000;
+  const config::Config written = c;
   std::ostringstream progress;
-  REQUIRE(provision::provision_engines(c, progress));
+  auto found = provision::provision_engines(c, progress);
+  REQUIRE(found);
   CHECK(count_runs() == 1);
-  CHECK(c.scale_tc->measured_nps == 250000);
+  REQUIRE(found->scaling);
+  CHECK(found->scaling->measured_nps == 250000);
+  CHECK(found->scaling->factor == 2);
   CHECK(c.engines[0].time_control.to_string() == "20+0.2");
+  REQUIRE(found->written_time_controls().size() == 1);
+  CHECK(found->written_time_controls()[0].to_string() == "10+0.1");
+  CHECK(found->engines[0].bench_nodes == 5000);
+  // The header: the scaling with its reference engine, and the bench checked; the identity is the written clock's.
+  const auto scale = found->time_scale(c);
+  REQUIRE(scale);
+  CHECK(scale->engine == "dev");
+  CHECK(scale->nps == 500000);
+  CHECK(found->builds(c).size() == 1);
+  CHECK(journal::make_run_identity(c, found->written_time_controls())->settings ==
+        journal::make_run_identity(written)->settings);
+  CHECK(journal::make_run_identity(c)->settings != journal::make_run_identity(written)->settings);
 
   // Two games at once: the speed is measured under that load, by benches of its own.
   std::filesystem::remove(runs);
-  config::Config two = c;
+  config::Config two = written;
   two.concurrency = 2;
-  two.scale_tc->nominal.clear();
-  two.engines[0].time_control = tc("10+0.1");
   REQUIRE(provision::provision_engines(two, progress));
   const int hardware = int(std::max(1u, std::thread::hardware_concurrency()));
   CHECK(count_runs() == 1 + std::min(2, hardware));

@@ -281,3 +281,74 @@ TEST_CASE("run core: an SPSA run ends completed, stopped by OUT/STOP, interrupte
     CHECK(opened.error() == "parameter 'X': engine 'e0' has no option 'X' (it offers: none)");
   }
 }
+
+TEST_CASE("run core: both kinds write what provisioning found to the journal header, and resume on its clocks") {
+  shogi::Position::init();
+  TempDir dir("core-findings");
+  tournament::Observer quiet_tournament;
+  spsa::Observer quiet_spsa;
+  auto with_findings = [](config::Config c, double factor) {
+    c.sources.resize(c.engines.size());
+    c.sources[0].git_repo = "/r";
+    c.sources[0].git_ref = "dev";
+    c.scale_tc = config::ScaleTc{1e6, ""};
+    provision::Findings f;
+    f.engines.resize(c.engines.size());
+    f.engines[0] = {std::string(40, 'a'), true, std::string(64, 'b'), 4321};
+    f.scaling = provision::ClockScaling{1e6 / factor, factor, {}};
+    for (game::EngineConfig& e : c.engines) {
+      f.scaling->written.push_back(e.time_control);  // as written: 1 s
+      e.time_control.base_ms = int64_t(double(e.time_control.base_ms) * factor);
+    }
+    return std::pair{c, f};
+  };
+  auto header_of = [](const fs::path& journal) {
+    auto contents = journal::read_journal(journal.string());
+    REQUIRE(contents);
+    REQUIRE(contents->header);
+    return *contents->header;
+  };
+  auto check_header = [](const journal::JournalHeader& h, double factor) {
+    REQUIRE(h.builds.size() == 1);
+    CHECK(h.builds[0].engine == "e0");
+    CHECK(h.builds[0].ref == "dev");
+    CHECK(h.builds[0].commit == std::string(40, 'a'));
+    CHECK(h.builds[0].dirty);
+    CHECK(h.builds[0].bench == 4321);
+    REQUIRE(h.scale_tc);
+    CHECK(h.scale_tc->engine == "e0");
+    CHECK(h.scale_tc->factor == factor);
+    REQUIRE(h.identity);
+    // The run is identified by the clock as written, not by the one this machine's speed gave.
+    CHECK(h.identity->settings.find("\"tc\":\"1\"") != std::string::npos);
+  };
+
+  SUBCASE("a tournament") {
+    Script s(2);
+    auto [c, found] = with_findings(base_config(config::TournamentType::Gauntlet, 2, dir.path / "t"), 2);
+    c.rounds = 2;
+    {
+      tournament::Tournament t(c, some_openings(), fake_factory(s));
+      REQUIRE(t.open(quiet_tournament, found));
+      CHECK(t.run(quiet_tournament, nullptr).end == RunEnd::Completed);
+    }
+    check_header(header_of(c.output.journal), 2);
+    // Resumed on a machine twice as fast again: other clocks, the same run.
+    auto [faster, found_faster] = with_findings(base_config(config::TournamentType::Gauntlet, 2, dir.path / "t"), 4);
+    faster.rounds = 2;
+    faster.resume = true;
+    tournament::Tournament again(faster, some_openings(), fake_factory(s));
+    auto opened = again.open(quiet_tournament, found_faster);
+    CHECK_MESSAGE(opened, (opened ? "" : opened.error()));
+  }
+  SUBCASE("an SPSA run") {
+    Script s(2);
+    s.names = {"e0+", "e0-"};
+    s.options = x_option();
+    auto [c, found] = with_findings(spsa_config(dir.path / "s", 2), 2);
+    spsa::Run r(c, some_openings(), fake_factory(s));
+    REQUIRE(r.open(quiet_spsa, found));
+    CHECK(r.run(quiet_spsa, nullptr).end == RunEnd::Completed);
+    check_header(header_of(c.output.journal), 2);
+  }
+}
