@@ -373,35 +373,23 @@ std::expected<JournalScan, std::string> scan_journal(const std::string& path, Jo
   return scan;
 }
 
-namespace {
+void JournalCollector::game(JournalGame&& g, std::string&& line) {
+  contents_.games.push_back(std::move(g));
+  if (keep_lines_) contents_.lines.push_back(std::move(line));
+}
 
-// read_journal: every line kept.
-class Collector : public JournalVisitor {
- public:
-  Collector(JournalContents& c, bool keep_lines) : c_(c), keep_lines_(keep_lines) {}
-  void header(const JournalHeader& h) override { c_.header = h; }
-  void game(JournalGame&& g, std::string&& line) override {
-    c_.games.push_back(std::move(g));
-    if (keep_lines_) c_.lines.push_back(std::move(line));
-  }
-  void spsa_pair(SpsaPair&& pair) override { c_.spsa_pairs.push_back(std::move(pair)); }
-
- private:
-  JournalContents& c_;
-  bool keep_lines_;
-};
-
-}  // namespace
+JournalContents JournalCollector::finish(JournalScan&& scan) && {
+  contents_.warnings = std::move(scan.warnings);
+  contents_.valid_size = scan.valid_size;
+  contents_.torn = scan.torn;
+  return std::move(contents_);
+}
 
 std::expected<JournalContents, std::string> read_journal(const std::string& path, bool keep_lines) {
-  JournalContents c;
-  Collector collector(c, keep_lines);
+  JournalCollector collector(keep_lines);
   auto scan = scan_journal(path, collector, keep_lines);
   if (!scan) return std::unexpected(scan.error());
-  c.warnings = std::move(scan->warnings);
-  c.valid_size = scan->valid_size;
-  c.torn = scan->torn;
-  return c;
+  return std::move(collector).finish(std::move(*scan));
 }
 
 JournalWriter::~JournalWriter() {

@@ -169,6 +169,22 @@ struct JournalScan {
 std::expected<JournalScan, std::string> scan_journal(const std::string& path, JournalVisitor& visitor,
                                                      bool with_lines = false);
 
+// A visitor that keeps everything handed to it: read_journal is scan_journal with one (merge.h's read_games,
+// scan_games with one).
+class JournalCollector final : public JournalVisitor {
+ public:
+  explicit JournalCollector(bool keep_lines) : keep_lines_(keep_lines) {}
+  void header(const JournalHeader& h) override { contents_.header = h; }
+  void game(JournalGame&& g, std::string&& line) override;
+  void spsa_pair(SpsaPair&& pair) override { contents_.spsa_pairs.push_back(std::move(pair)); }
+  // What was kept, with what the scan found besides the lines.
+  JournalContents finish(JournalScan&& scan) &&;
+
+ private:
+  JournalContents contents_;
+  bool keep_lines_;
+};
+
 class JournalWriter {
  public:
   JournalWriter() = default;

@@ -11,46 +11,35 @@ namespace arena::journal {
 
 namespace fs = std::filesystem;
 
-std::expected<JournalContents, std::string> read_games(const std::string& path, bool keep_lines) {
-  std::error_code ec;
-  if (!fs::is_directory(path, ec)) return read_journal(path, keep_lines);
-  // A sharded SPSA run: its coordinator's journal has every pair once, with theta.
-  if (const std::string applied = spsa_applied_path(path); fs::exists(applied, ec))
-    return read_journal(applied, keep_lines);
-  auto merged = read_segments(path, nullptr, keep_lines);
-  if (!merged) return std::unexpected(merged.error());
-  if (merged->segments.empty()) {
-    const std::string journal = (fs::path(path) / "journal.jsonl").string();
-    if (fs::exists(journal, ec)) return read_games(journal, keep_lines);
-    return std::unexpected(path + ": neither journal segments (segments/shard-*.jsonl) nor a journal.jsonl");
-  }
-  JournalContents c;
-  c.header = merged->header;
-  c.games = std::move(merged->games);
-  c.lines = std::move(merged->lines);
-  c.warnings = std::move(merged->warnings);
-  if (merged->duplicates > 0)
-    c.warnings.push_back(path + ": " + std::to_string(merged->duplicates) + " duplicate game lines left out");
-  return c;
-}
-
 std::expected<JournalScan, std::string> scan_games(const std::string& path, JournalVisitor& visitor, bool with_lines) {
   std::error_code ec;
   if (!fs::is_directory(path, ec)) return scan_journal(path, visitor, with_lines);
+  // A sharded SPSA run: its coordinator's journal has every pair once, with theta.
   if (const std::string applied = spsa_applied_path(path); fs::exists(applied, ec))
     return scan_journal(applied, visitor, with_lines);
   const std::string journal = (fs::path(path) / "journal.jsonl").string();
   if (!fs::exists(segments_dir(path), ec) && fs::exists(journal, ec)) return scan_journal(journal, visitor, with_lines);
-  auto contents = read_games(path, with_lines);
-  if (!contents) return std::unexpected(contents.error());
-  if (contents->header) visitor.header(*contents->header);
-  for (size_t i = 0; i < contents->games.size(); ++i)
-    visitor.game(std::move(contents->games[i]), with_lines ? std::move(contents->lines[i]) : std::string());
-  for (SpsaPair& pair : contents->spsa_pairs) visitor.spsa_pair(std::move(pair));
+  auto merged = read_segments(path, nullptr, with_lines);
+  if (!merged) return std::unexpected(merged.error());
+  if (merged->segments.empty()) {
+    if (fs::exists(journal, ec)) return scan_journal(journal, visitor, with_lines);
+    return std::unexpected(path + ": neither journal segments (segments/shard-*.jsonl) nor a journal.jsonl");
+  }
+  if (merged->header) visitor.header(*merged->header);
+  for (size_t i = 0; i < merged->games.size(); ++i)
+    visitor.game(std::move(merged->games[i]), with_lines ? std::move(merged->lines[i]) : std::string());
   JournalScan scan;
-  scan.warnings = std::move(contents->warnings);
-  scan.torn = contents->torn;
+  scan.warnings = std::move(merged->warnings);
+  if (merged->duplicates > 0)
+    scan.warnings.push_back(path + ": " + std::to_string(merged->duplicates) + " duplicate game lines left out");
   return scan;
+}
+
+std::expected<JournalContents, std::string> read_games(const std::string& path, bool keep_lines) {
+  JournalCollector collector(keep_lines);
+  auto scan = scan_games(path, collector, keep_lines);
+  if (!scan) return std::unexpected(scan.error());
+  return std::move(collector).finish(std::move(*scan));
 }
 
 std::string MergeReport::text() const {

@@ -12,14 +12,14 @@
 
 namespace arena::journal {
 
-// The games of `path`. `keep_lines`: with each game's line as written (JournalContents::lines). Warnings (torn
-// lines, duplicates left out) are in the contents; the error is one line naming the file.
-std::expected<JournalContents, std::string> read_games(const std::string& path, bool keep_lines = false);
-// The same games handed to `visitor` one at a time. A journal file (also a directory's journal.jsonl or an SPSA
-// coordinator's) is read a line at a time; a sharded run's segments are merged in memory first (segments.h), so
-// memory stays flat in the number of games only once they are merged into one journal (`shogi-arena merge`).
+// The games of `path` handed to `visitor` one at a time. A journal file (also a directory's journal.jsonl or an
+// SPSA coordinator's) is read a line at a time; a sharded run's segments are merged in memory first (segments.h),
+// so memory stays flat in the number of games only once they are merged into one journal (`shogi-arena merge`).
+// Warnings (torn lines, duplicates left out) are in the scan; the error is one line naming the file.
 std::expected<JournalScan, std::string> scan_games(const std::string& path, JournalVisitor& visitor,
                                                    bool with_lines = false);
+// The same games kept whole. `keep_lines`: with each game's line as written (JournalContents::lines).
+std::expected<JournalContents, std::string> read_games(const std::string& path, bool keep_lines = false);
 
 struct MergeReport {
   std::string path;  // OUT/journal.jsonl
