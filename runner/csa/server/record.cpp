@@ -2,6 +2,7 @@
 
 #include "csa/server/board.h"
 #include "output/local_time.h"
+#include "output/record_common.h"
 
 #include <cstdio>
 #include <ctime>
@@ -14,8 +15,6 @@ using shogi::WHITE;
 
 namespace {
 
-std::string format_time(SystemTime t, const char* format) { return output::format_local_time(t, format); }
-
 const char* result_word(const ServerGame& game, Color c) {
   const GameOutcome& o = game.outcome();
   if (o.kind == GameEndKind::Chudan) return "none";
@@ -27,10 +26,8 @@ std::string illegal_action(Color loser) { return loser == BLACK ? "%+ILLEGAL_ACT
 
 }  // namespace
 
-std::string local_time_text(SystemTime t) { return format_time(t, "%Y/%m/%d %H:%M:%S"); }
-
 std::string record_relative_path(const ServerGame& game) {
-  return format_time(game.created_time(), "%Y/%m/%d/") + game.setup().game_id + ".csa";
+  return output::format_local_time(game.created_time(), "%Y/%m/%d/") + game.setup().game_id + ".csa";
 }
 
 std::string server_csa_record(const ServerGame& game) {
@@ -41,8 +38,8 @@ std::string server_csa_record(const ServerGame& game) {
   out += "N+" + s.names[BLACK] + "\n";
   out += "N-" + s.names[WHITE] + "\n";
   out += "$EVENT:" + s.game_id + "\n";
-  out += "$START_TIME:" + local_time_text(game.created_time()) + "\n";
-  if (game.end_time() != SystemTime{}) out += "$END_TIME:" + local_time_text(game.end_time()) + "\n";
+  out += "$START_TIME:" + record::local_time_text(game.created_time()) + "\n";
+  if (game.end_time() != SystemTime{}) out += "$END_TIME:" + record::local_time_text(game.end_time()) + "\n";
   if (s.increment_s == 0) {
     char limit[32];
     std::snprintf(limit, sizeof limit, "%02d:%02d+%02d", s.total_s / 3600, s.total_s / 60 % 60, s.byoyomi_s);
@@ -117,7 +114,7 @@ std::string server_csa_record(const ServerGame& game) {
 
 std::string results_list_line(const ServerGame& game, const std::string& record_path) {
   const GameSetup& s = game.setup();
-  std::string out = local_time_text(game.end_time());
+  std::string out = record::local_time_text(game.end_time());
   out += '\t';
   out += summary_type(game.outcome().kind);
   out += '\t';

@@ -24,7 +24,5 @@ std::string server_csa_record(const ServerGame& game);
 std::string record_relative_path(const ServerGame& game);
 // One line with its "\n".
 std::string results_list_line(const ServerGame& game, const std::string& record_path);
-// "YYYY/MM/DD HH:MM:SS" in local time.
-std::string local_time_text(SystemTime t);
 
 }  // namespace arena::csa
