@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "game/clock.h"
 #include "journal/merge.h"
@@ -122,10 +123,11 @@ class EngineTimes {
 class ReportPlan : public journal::JournalVisitor {
  public:
   void header(const journal::JournalHeader& h) override { header_ = h; }
-  void game(journal::JournalGame&& g, std::string&&) override {
-    if (!tally_) tally_.emplace(standings::standings_of(no_games()).tally);
+  void game(journal::JournalGame&& g, std::string&&) override { count(g); }
+  void count(const journal::JournalGame& g) {
     ++lines;
-    if (tally_->add(g) && is_fault(g.termination)) ++faults;
+    // The tally leaves out a second line of a game at its attempt, and so do the replays (standings::Tally::add).
+    if (seen_.emplace(g.game, g.attempt).second && is_fault(g.termination)) ++faults;
   }
   const std::optional<journal::JournalHeader>& journal_header() const { return header_; }
   journal::JournalContents no_games() const {
@@ -139,7 +141,7 @@ class ReportPlan : public journal::JournalVisitor {
 
  private:
   std::optional<journal::JournalHeader> header_;
-  std::optional<standings::Tally> tally_;
+  std::set<std::pair<int64_t, int>> seen_;  // (game, attempt)
 };
 
 // Where the data's JSON goes as it is made: into a string (report_data) or a page being written (write_report).
@@ -283,8 +285,12 @@ std::vector<int64_t> ReportBuilder::add_times(const journal::JournalGame& g, con
 // Faults first: every fault up to the limit, and the others in journal order in the room the faults leave.
 bool ReportBuilder::embed(const journal::JournalGame& g) {
   const size_t cap = options_.max_replays;
-  if (is_fault(g.termination)) return faults_embedded_ < cap && ++faults_embedded_;
-  return others_embedded_ + std::min(faults_planned_, cap) < cap && ++others_embedded_;
+  const bool fault = is_fault(g.termination);
+  size_t& embedded = fault ? faults_embedded_ : others_embedded_;
+  const size_t room = fault ? cap : cap - std::min(faults_planned_, cap);
+  if (embedded >= room) return false;
+  ++embedded;
+  return true;
 }
 
 bj::object replay_json(const journal::JournalGame& g, const PlayedGame& played, const std::vector<int64_t>& given) {
@@ -496,17 +502,16 @@ std::vector<MoveTiming> move_timings(const PlayedGame& game) {
   return out;
 }
 
-ReportData report_data(const journal::JournalContents& contents, const std::string& source,
-                       const ReportOptions& options) {
+ReportData report_data(journal::JournalContents contents, const std::string& source, const ReportOptions& options) {
   const bool have_lines = contents.lines.size() == contents.games.size();
   ReportPlan plan;
   if (contents.header) plan.header(*contents.header);
-  for (journal::JournalGame g : contents.games) plan.game(std::move(g), {});
+  for (const journal::JournalGame& g : contents.games) plan.count(g);
   std::string json;
   ReportBuilder builder(plan, source, options, [&json](std::string_view text) { json += text; });
   for (size_t i = 0; i < contents.games.size(); ++i)
-    builder.game(journal::JournalGame(contents.games[i]), have_lines ? std::string(contents.lines[i]) : std::string());
-  for (journal::SpsaPair pair : contents.spsa_pairs) builder.spsa_pair(std::move(pair));
+    builder.game(std::move(contents.games[i]), have_lines ? std::move(contents.lines[i]) : std::string());
+  for (journal::SpsaPair& pair : contents.spsa_pairs) builder.spsa_pair(std::move(pair));
   ReportData data = builder.finish();
   data.json = std::move(json);
   return data;

@@ -40,8 +40,7 @@ struct ReportData {
 
 // The report's data from a journal read with its lines (journal::read_games(path, true)). `source` names the
 // journal on the page. For tests and small journals: write_report does the same without the journal in memory.
-ReportData report_data(const journal::JournalContents& contents, const std::string& source,
-                       const ReportOptions& options = {});
+ReportData report_data(journal::JournalContents contents, const std::string& source, const ReportOptions& options = {});
 
 // The report of `journal` (a journal file or a run's directory, as journal::read_games takes it) written to `html`,
 // replaced whole or not at all. The journal is read twice, a game at a time (what the second reading needs of the
