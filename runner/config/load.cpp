@@ -159,7 +159,6 @@ Config finalize(ConfigDraft draft, std::optional<TournamentType> command) {
   }
   if (c.type == TournamentType::Spsa) {
     check_spsa(c.spsa);
-    if (c.via_csa_server) throw ConfigError("spsa: via_csa_server: an SPSA run plays its engines directly");
     if (!draft.replay_where.empty())
       fail(draft.replay_where, "not for spsa: a pair broken by a crash is scored as played, as the parameters "
                                "that crash an engine should lose");

@@ -101,12 +101,23 @@ expect_error "spsa: how many game pairs" spsa --engine $(mock m --optimum 60,40)
 expect_error "parameter 'X': the engine's option X is a spin, which takes whole numbers, and the range 0.2..0.8 holds" \
   spsa --engine $(mock m --optimum 60,40) --param X=0.5,0.2,0.8,0.1 --pairs 2 --each tc=1+0.1 --out "$TMP/bad5"
 # shellcheck disable=SC2046
-expect_error "spsa: via_csa_server: an SPSA run plays its engines directly" spsa --engine $(mock m --optimum 60,40) \
-  --param X=5,0,10,1 --pairs 2 --each tc=1+0.1 --via-csa-server --out "$TMP/bad6"
-# shellcheck disable=SC2046
 expect_error "max-replays: not for spsa" spsa --engine $(mock m --optimum 60,40) --param X=5,0,10,1 --pairs 2 \
   --each tc=1+0.1 --max-replays 2 --out "$TMP/bad7"
 pass "bad parameters and settings refused with one line naming them"
+
+# Through the built-in CSA server (the engines as CSA clients, their values sent before each game as directly): at
+# one game at a time the pairs, their values and theta are those of the direct run, pair by pair. CSA clocks take
+# whole seconds.
+spsa_trail() { jq -R -r 'fromjson? | select(has("spsa_pair")) | "\(.spsa_pair) \(.plus) \(.minus) \(.result) \(.theta)"' "$1"; }
+for via in "" --via-csa-server; do
+  # shellcheck disable=SC2086
+  spsa "$TMP/relay$via" --pairs 12 --seed 4 --concurrency 1 --each tc=10+1 $via ||
+    fail "the SPSA run $via failed: $(cat "$TMP/relay$via.err")"
+done
+[ "$(spsa_trail "$TMP/relay--via-csa-server/journal.jsonl" | wc -l)" = 12 ] || fail "via the CSA server: not 12 pairs"
+diff <(spsa_trail "$TMP/relay/journal.jsonl") <(spsa_trail "$TMP/relay--via-csa-server/journal.jsonl") >"$TMP/relay.diff" ||
+  fail "via the CSA server, the pairs differ from the direct run's: $(head -5 "$TMP/relay.diff")"
+pass "SPSA through the CSA server: the 12 pairs and theta of the direct run"
 
 # fishtest's untyped lines, as Stockfish's TUNE prints them, are a params file too.
 printf 'X,20,0,100,6,0.0500\nY,80,0,100,6.0,0.0500\n' >"$TMP/tune.params"
