@@ -29,9 +29,15 @@ CheckReport Battery::run() {
       if (!ensure_running()) break;
       (this->*step)();
     }
+    // Over a game per kind of clock: measured, then the margin decided with their byoyomi moves, then judged with
+    // it, as a tournament with the recommended keys would judge them.
+    if (!fatal_ && !interrupted() && ensure_running()) measure_time_profiles();
+    if (!fatal_ && !interrupted()) {
+      margin();
+      judge_time_profiles();
+    }
     if (!fatal_ && !interrupted()) {
       bestmove_once();
-      margin();
       memory_and_quit();
       files_left(files_before);
     }
@@ -116,6 +122,15 @@ void Battery::bestmove_once() {
 // The worst overrun of the timed probes with a fixed budget (the fixes found applied; short clocks are
 // short_clock's), or the byoyomi projection if larger: within half the margin nothing is needed; beyond, the
 // engine gets a margin_ms of its own (50 ms above it); an overrun beyond a second no margin makes fair.
+// The tolerance a tournament with the recommended keys grants the engine: the engine's own or the game's, or the
+// margin_ms margin() recommends from the overruns seen so far.
+std::int64_t Battery::granted_margin() const {
+  const std::int64_t allowed = o_.engine.margin_ms.value_or(o_.game_margin_ms);
+  if (!max_overrun_ || *max_overrun_ > 1000) return allowed;
+  const std::int64_t needed = std::max(*max_overrun_, projected_overrun_.value_or(INT64_MIN));
+  return needed > allowed / 2 && round_up(needed + 50, 50) > allowed ? round_up(needed + 50, 50) : allowed;
+}
+
 void Battery::margin() {
   if (!max_overrun_) {
     add("time.margin", "time tolerance needed", Verdict::Skip, "", "no timed search answered");
@@ -132,8 +147,8 @@ void Battery::margin() {
   if (worst > 1000) {
     add("time.margin", "time tolerance needed", Verdict::Fail, figure,
         "it thinks more than a second past its time: it cannot play a timed game fairly");
-  } else if (needed > allowed / 2 && round_up(needed + 50, 50) > allowed) {
-    report_.keys.margin_ms = round_up(needed + 50, 50);
+  } else if (const std::int64_t granted = granted_margin(); granted != allowed) {
+    report_.keys.margin_ms = granted;
     add("time.margin", "time tolerance needed", Verdict::Warn, figure,
         "use margin_ms=" + std::to_string(*report_.keys.margin_ms) + " for it (the margin now is " + ms(allowed) + ")");
   } else {

@@ -19,6 +19,7 @@
 
 #include "check/checks.h"
 #include "check/probe_engine.h"
+#include "check/time_profile.h"
 
 namespace arena::check {
 
@@ -68,6 +69,11 @@ class Battery {
   void movetime();
   void nodes_and_depth();
 
+  // ---- time profiles (profile_checks.cpp) ----
+  TimeProfile measure_profile(const ClockKind& kind, std::int64_t give_up_over_ms);
+  void measure_time_profiles();
+  void judge_time_profiles();
+
   // ---- stop and ponder (stop_checks.cpp) ----
   std::optional<std::int64_t> stop_after(Millis after, bool* answered_early, std::string* why);
   void infinite_and_stop();
@@ -87,6 +93,7 @@ class Battery {
   // ---- summaries (battery.cpp) ----
   void bestmove_once();
   void margin();
+  std::int64_t granted_margin() const;
 
   const CheckOptions& o_;
   ProbeEngine engine_;
@@ -101,6 +108,7 @@ class Battery {
   std::optional<std::int64_t> max_overrun_;
   std::optional<std::int64_t> projected_overrun_;  // from the spread of the byoyomi moves
   std::string max_overrun_probe_;
+  std::vector<TimeProfile> measured_profiles_;  // judged once the margin is decided
 };
 
 // ---- how the probes write and summarise their figures ----

@@ -50,7 +50,23 @@ std::string summary_text(const CheckReport& r, const game::EngineConfig& engine)
   s += std::to_string(r.items.size()) + " checks in " + seconds + " s: ";
   s += std::to_string(r.failures()) + " failed, " + std::to_string(r.warnings()) + " warnings.\n";
   const std::string who = r.engine_name.empty() ? engine.command : r.engine_name;
-  if (r.exit_code() == 0)
+  std::string safe, unsafe;  // the kinds of clock measured, by whether it keeps its time there
+  for (const TimeProfile& p : r.profiles) {
+    const bool keeps = p.verdict == ProfileVerdict::Safe || p.verdict == ProfileVerdict::UnderUses;
+    std::string& list = keeps ? safe : unsafe;
+    list += (list.empty() ? "" : ", ") + p.kind.name + " (" + p.kind.tc.to_string() + ")";
+  }
+  if (!r.profiles.empty()) {
+    s += "\nTime profiles: the time used each move, as a share of the time it was allowed (! over it):\n";
+    for (const TimeProfile& p : r.profiles)
+      s += "  " + pad(p.kind.name + " " + p.kind.tc.to_string(), 44) + pad(std::string(to_string(p.verdict)), 11) +
+           time_curve(p) + "\n";
+    s += "\n";
+  }
+  if (r.exit_code() == 0 && !unsafe.empty())
+    s += who + (safe.empty() ? " loses on time at every clock measured: " + unsafe + ".\n"
+                             : " keeps its time only at " + safe + "; it loses on time at " + unsafe + ".\n");
+  else if (r.exit_code() == 0)
     s += who + " can play timed games reliably" + std::string(r.warnings() ? " with the settings below" : "") + ".\n";
   else if (r.exit_code() == 2)
     s += "Interrupted: the checks that did not run decide nothing; run the check again to the end.\n";
@@ -107,6 +123,26 @@ std::string report_json(const CheckReport& r, const game::EngineConfig& engine) 
   o["engine_tokens"] = std::move(tokens);
   o["yaml"] = config::engine_yaml_entry(rec);
   o["avoid"] = std::move(avoid);
+  bj::array profiles;
+  for (const TimeProfile& p : r.profiles) {
+    bj::array moves;
+    for (const ProfileMove& m : p.moves) moves.push_back(bj::array{m.remaining_ms, m.allowed_ms, m.used_ms});
+    bj::object one{{"id", p.kind.id},
+                   {"kind", p.kind.name},
+                   {"tc", p.kind.tc.to_string()},
+                   {"verdict", to_string(p.verdict)},
+                   {"flag_move", p.flag_move ? bj::value(*p.flag_move) : bj::value(nullptr)},
+                   {"left_ms", p.left_ms},
+                   {"mean_share", p.mean_share},
+                   {"least_spare_ms", p.least_spare_ms},
+                   {"byoyomi_used_ms", p.byoyomi_used_ms},
+                   {"margin_ms", p.margin_ms},
+                   {"seconds", p.seconds},
+                   {"moves_fields", bj::array{"remaining_ms", "allowed_ms", "used_ms"}},
+                   {"moves", std::move(moves)}};
+    profiles.push_back(std::move(one));
+  }
+  o["time_profiles"] = std::move(profiles);
   o["failures"] = r.failures();
   o["warnings"] = r.warnings();
   o["seconds"] = r.seconds;

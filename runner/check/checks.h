@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "check/time_profile.h"
 #include "game/game.h"
 #include "usi/usi_client.h"
 
@@ -52,6 +53,10 @@ struct CheckOptions {
   // How long the checker waits for usiok and readyok: longer than any tournament's timeout, to measure it.
   std::int64_t startup_wait_ms = 60000;
   std::function<void(const CheckItem&)> on_item;  // each check as it completes (progress)
+  // The time profiles (time_profile.h): a game's worth of moves per kind of clock, about a minute each (a quarter
+  // of that with `quick`). `profile_scale` multiplies their clocks (tests).
+  bool time_profiles = true;
+  double profile_scale = 1;
 };
 
 struct CheckReport {
@@ -59,6 +64,7 @@ struct CheckReport {
   usi::Identity identity;
   std::vector<CheckItem> items;
   Recommendation keys;
+  std::vector<TimeProfile> profiles;  // one per kind of clock measured, in order
   double seconds = 0;
   bool interrupted = false;  // Ctrl-C: the checks not run say nothing either way
   int failures() const;

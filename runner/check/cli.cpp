@@ -21,7 +21,11 @@ void CheckCli::add_to(CLI::App& app) {
   app.add_option("--engine", engine_, "The engine: " + config::engine_tokens_usage(config::InTournament))
       ->required()
       ->expected(1, -1);
-  app.add_flag("--quick", quick_, "Fewer samples: about 15 s for an engine that starts at once");
+  app.add_flag("--quick", quick_,
+               "Fewer samples and shorter time profiles: about a minute for an engine that starts at once");
+  app.add_flag("--no-time-profiles", no_time_profiles_,
+               "Leave out the time profiles (a game's worth of moves per kind of clock: sudden death with a small "
+               "increment, sudden death, Fischer, byoyomi; up to a minute each)");
   app.add_flag("--json", json_, "The report as one JSON object on stdout");
   app.add_option("--margin", margin_ms_, "The game's time tolerance per move the recommendation is against (100)")
       ->type_name("MS");
@@ -52,6 +56,7 @@ int CheckCli::run(const std::atomic<bool>* interrupt) const {
     return 2;
   }
   options.quick = quick_;
+  options.time_profiles = !no_time_profiles_;
   options.engine.io_log = io_log_;
   options.engine.interrupt = interrupt;  // Ctrl-C during the long startup wait
   if (margin_ms_ >= 0) options.game_margin_ms = margin_ms_;

@@ -27,6 +27,7 @@ class CheckCli {
   std::vector<std::string> engine_;
   bool quick_ = false;
   bool json_ = false;
+  bool no_time_profiles_ = false;
   std::int64_t margin_ms_ = -1;
   std::string io_log_;
 };

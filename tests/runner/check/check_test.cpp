@@ -25,14 +25,27 @@ using check::Verdict;
 
 namespace {
 
-check::CheckReport check_mock(std::vector<std::string> args, std::int64_t startup_wait_ms = 20000) {
+// The quick battery; the time profiles only when asked for (`profile_scale` > 0: their clocks that many times the
+// quick ones), as they take longer than the rest together.
+check::CheckReport check_mock(std::vector<std::string> args, std::int64_t startup_wait_ms = 20000,
+                              double profile_scale = 0) {
   check::CheckOptions o;
   o.engine.command = MOCK_USI_ENGINE;
   o.engine.name = "mock";
   o.engine.args = std::move(args);
   o.quick = true;
   o.startup_wait_ms = startup_wait_ms;
+  o.time_profiles = profile_scale > 0;
+  o.profile_scale = profile_scale;
   return check::run_checks(o);
+}
+
+const check::TimeProfile& profile(const check::CheckReport& r, std::string_view id) {
+  for (const auto& p : r.profiles)
+    if (p.kind.id == id) return p;
+  FAIL("no profile " << id);
+  static check::TimeProfile none;
+  return none;
 }
 
 const check::CheckItem& item(const check::CheckReport& r, std::string_view id) {
@@ -155,6 +168,124 @@ TEST_CASE("probe engine: a search the engine never answers, even after stop, kil
   quits.send_raw("quit");
   CHECK(quits.drain(check::Millis(2000)) == -1);
   CHECK_FALSE(quits.running());
+}
+
+namespace {
+
+check::TimeProfile profile_of(const char* tc, std::vector<check::ProfileMove> moves) {
+  check::TimeProfile p;
+  p.kind = {"profile.x", "x", *game::parse_time_control(tc)};
+  p.margin_ms = 100;
+  p.moves = std::move(moves);
+  check::judge_profile(p, "NetworkDelay2");
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("time profile: the first move over its allowance and margin flags; the curve marks it") {
+  // 10+0.1 at 800 ms a move, as gpsusi plays.
+  std::vector<check::ProfileMove> moves;
+  std::int64_t left = 10000;
+  for (int i = 0; i < 16; ++i) {
+    moves.push_back({left, left + 100, 800});
+    left = std::max<std::int64_t>(0, left + 100 - 800);
+  }
+  auto p = profile_of("10+0.1", moves);
+  CHECK(p.verdict == check::ProfileVerdict::Risky);
+  REQUIRE(p.flag_move);
+  CHECK(*p.flag_move == 15);  // 14 moves leave 200 ms: the 15th may take 300 (+ 100 of margin) and takes 800
+  CHECK(p.detail.find("by its move 15") != std::string::npos);
+  CHECK(check::time_curve(p).ends_with("!"));
+  // Within the margin is no flag.
+  auto within = profile_of("0+1b", {{0, 1000, 1090}, {0, 1000, 1000}, {0, 1000, 900}});
+  CHECK(within.verdict == check::ProfileVerdict::Safe);
+  CHECK(within.least_spare_ms == -90);
+  CHECK(within.least_spare_move == 1);
+}
+
+TEST_CASE("time profile: a tenth of the byoyomi, or an increment banked, under-uses the clock") {
+  auto tenth = profile_of(
+      "1+1b", {{1000, 2000, 500}, {500, 1500, 400}, {100, 1100, 200}, {0, 1000, 100}, {0, 1000, 100}, {0, 1000, 100}});
+  CHECK(tenth.verdict == check::ProfileVerdict::UnderUses);
+  CHECK(tenth.byoyomi_used_ms == 100);
+  CHECK(tenth.detail.find("lower its option NetworkDelay2") != std::string::npos);
+  std::vector<check::ProfileMove> banked;
+  std::int64_t left = 2000;
+  for (int i = 0; i < 10; ++i) {
+    banked.push_back({left, left + 500, left / 40});
+    left += 500 - left / 40;
+  }
+  auto b = profile_of("2+0.5", banked);
+  CHECK(b.verdict == check::ProfileVerdict::UnderUses);
+  CHECK(b.detail.find("banks its increments") != std::string::npos);
+  // Spending it is safe.
+  std::vector<check::ProfileMove> spent;
+  for (int i = 0; i < 10; ++i) spent.push_back({2000, 2500, 450});
+  CHECK(profile_of("2+0.5", spent).verdict == check::ProfileVerdict::Safe);
+}
+
+TEST_CASE("time profile: the built-in record is legal from the start position, long enough for every kind") {
+  shogi::Position::init();
+  const check::ProfileRecord& record = check::profile_record();
+  shogi::GameRecord game;
+  REQUIRE(game.start("startpos"));
+  for (size_t i = 0; i < record.moves.size(); ++i)
+    REQUIRE_MESSAGE(game.play_usi(std::string(record.moves[i])), "ply " << i << ": " << record.moves[i]);
+  CHECK(record.first_ply % 2 == 0);  // sente to move: btime is the engine's
+  CHECK(check::profile_moves(false) >= 50);
+  CHECK(check::profile_moves(true) >= 25);
+  for (const check::ClockKind& k : check::profile_kinds(false)) {
+    // About a minute at the most: the main time and every move's increment or byoyomi.
+    const std::int64_t most = k.tc.base_ms + check::profile_moves(false) * (k.tc.increment_ms + k.tc.byoyomi_ms);
+    CHECK_MESSAGE(most <= 65000, k.id);
+  }
+}
+
+TEST_SUITE("profiles") {
+  TEST_CASE("a fixed think time (gpsusi's way): loses on time with a small increment, safe at byoyomi") {
+    // 300 ms a move at half the quick clocks: 2.5+0.05 flags, a 0.25 s byoyomi with the 100 ms margin does not.
+    auto r = check_mock({"--think-ms", "300"}, 20000, 0.5);
+    INFO(all_items(r));
+    const auto& inc = profile(r, "profile.increment");
+    CHECK(inc.verdict == check::ProfileVerdict::Risky);
+    REQUIRE(inc.flag_move);
+    CHECK(*inc.flag_move >= 9);
+    CHECK(*inc.flag_move <= 12);
+    CHECK(profile(r, "profile.sudden_death").verdict == check::ProfileVerdict::Risky);
+    CHECK(profile(r, "profile.byoyomi").verdict == check::ProfileVerdict::Safe);
+    const std::string summary = check::summary_text(r, {});
+    INFO(summary);
+    // Today's check said "can play timed games reliably" of it.
+    CHECK(summary.find("reliably") == std::string::npos);
+    CHECK(summary.find("keeps its time only at byoyomi") != std::string::npos);
+    CHECK(summary.find("sudden death with a small increment like tc=2.5+0.05 (it flags at its move") !=
+          std::string::npos);
+  }
+
+  TEST_CASE("scripted time managers named: a share ignoring the increment, a tenth of the byoyomi, past the byoyomi") {
+    auto share = check_mock({"--time-manager", "ignore-increment"}, 20000, 0.5);
+    INFO(all_items(share));
+    CHECK(profile(share, "profile.fischer").verdict == check::ProfileVerdict::UnderUses);
+    CHECK(profile(share, "profile.sudden_death").verdict == check::ProfileVerdict::Safe);
+    auto tenth = check_mock({"--time-manager", "tenth-byoyomi"}, 20000, 0.5);
+    INFO(all_items(tenth));
+    CHECK(profile(tenth, "profile.byoyomi").verdict == check::ProfileVerdict::UnderUses);
+    CHECK(profile(tenth, "profile.fischer").verdict == check::ProfileVerdict::Safe);
+    // 400 ms past the byoyomi: safe with the margin_ms recommended for it, which the profiles play with.
+    auto margin = check_mock({"--behavior", "byoyomi-overrun", "--delay-ms", "400"}, 20000, 0.5);
+    INFO(all_items(margin));
+    REQUIRE(margin.keys.margin_ms);
+    CHECK(profile(margin, "profile.byoyomi").margin_ms == *margin.keys.margin_ms);
+    CHECK(profile(margin, "profile.byoyomi").verdict == check::ProfileVerdict::Safe);
+    // 1.3 s past it: no margin is fair, the profile flags at its first move in byoyomi.
+    auto past = check_mock({"--behavior", "byoyomi-overrun", "--delay-ms", "1300"}, 20000, 0.5);
+    INFO(all_items(past));
+    const auto& b = profile(past, "profile.byoyomi");
+    CHECK(b.verdict == check::ProfileVerdict::Risky);
+    CHECK(b.detail.find("thinks past its byoyomi") != std::string::npos);
+    CHECK(profile(past, "profile.increment").verdict == check::ProfileVerdict::Safe);
+  }
 }
 
 TEST_SUITE("quirks-a") {

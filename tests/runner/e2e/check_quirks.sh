@@ -37,7 +37,7 @@ quirk() {
   local name=$1 tc=$2 ref_tc=$3 key=$4
   shift 4
   # shellcheck disable=SC2046
-  "$ARENA" check --engine $(mock "$name" "$@") --quick >"$TMP/$name.txt" 2>&1 ||
+  "$ARENA" check --engine $(mock "$name" "$@") --quick --no-time-profiles >"$TMP/$name.txt" 2>&1 ||
     fail "$name: check exited with $? ($(tail -3 "$TMP/$name.txt"))"
   grep -q "^  warn" "$TMP/$name.txt" || fail "$name: no warning"
   recommended "$TMP/$name.txt"
@@ -60,7 +60,7 @@ quirk byoyomi-overrun 0+1b 0+1b 'margin_ms=[0-9]+' --behavior byoyomi-overrun --
 # JSON: the same findings, and exit 1 for what no key fixes.
 # shellcheck disable=SC2046
 set +e
-"$ARENA" check --engine $(mock twice --clock --behavior double-bestmove) --quick --json >"$TMP/twice.json" 2>&1
+"$ARENA" check --engine $(mock twice --clock --behavior double-bestmove) --quick --no-time-profiles --json >"$TMP/twice.json" 2>&1
 rc=$?
 set -e
 [ $rc = 1 ] || fail "a double bestmove should exit 1, not $rc"

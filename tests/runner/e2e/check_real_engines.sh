@@ -41,6 +41,15 @@ if command -v gpsusi >/dev/null || [ -x /usr/games/gpsusi ]; then
       fail "gpsusi: a file reported that is not there: $(grep robust.files "$TMP/gps.txt")"
   fi
   pass "gpsusi: $(keys "$TMP/gps.txt" | grep -E 'send_inc|margin_ms|Thread' | tr '\n' ' ')"
+  # About 0.8 s a move whatever its clock: at 10+0.1 it is out of time by its fifteenth move or so (40 games of 40
+  # lost on time in a gauntlet with the old check's settings); at byoyomi, with its margin, it keeps its time.
+  grep -Eq '^  warn  profile.increment .*flags at move (1[0-9]|20):' "$TMP/gps.txt" ||
+    fail "gpsusi: 10+0.1 not reported as losing on time: $(grep profile.increment "$TMP/gps.txt")"
+  grep -q '^  pass  profile.byoyomi ' "$TMP/gps.txt" || fail "gpsusi: byoyomi not safe: $(grep profile.byoyomi "$TMP/gps.txt")"
+  ! grep -q 'can play timed games reliably' "$TMP/gps.txt" || fail "gpsusi: still said to play timed games reliably"
+  grep -q '^Do not use with it: .*sudden death with a small increment like tc=10+0.1 (it flags at its move' \
+    "$TMP/gps.txt" || fail "gpsusi: 10+0.1 not in the controls to avoid"
+  pass "gpsusi's time profile: $(grep -o 'profile.increment .*flags at move [0-9]*' "$TMP/gps.txt" | sed 's/  */ /g'), byoyomi safe"
 fi
 if command -v fairy-stockfish >/dev/null || [ -x /usr/games/fairy-stockfish ]; then
   ran=1
@@ -52,6 +61,9 @@ if command -v fairy-stockfish >/dev/null || [ -x /usr/games/fairy-stockfish ]; t
   ! keys "$TMP/fsf.txt" | grep -q send_inc || fail "fairy-stockfish: send_inc recommended"
   [ -z "$(ls -A "$TMP/fsf")" ] || fail "fairy-stockfish: the check left files in its directory: $(ls -A "$TMP/fsf")"
   pass "fairy-stockfish: swap_btime_wtime=true option.Threads=1, no file left behind"
+  # With swap_btime_wtime=true it keeps its time at every kind of clock: no false alarm.
+  ! grep -E '^  (warn|FAIL)  profile\.' "$TMP/fsf.txt" || fail "fairy-stockfish: a time profile warns"
+  pass "fairy-stockfish's time profiles: $(grep -c '^  pass  profile\.' "$TMP/fsf.txt") kinds safe"
 fi
 [ $ran = 1 ] || { echo "skip: neither gpsusi nor fairy-stockfish is installed"; exit 77; }
 check_no_engines_left 1

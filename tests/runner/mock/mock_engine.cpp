@@ -4,6 +4,7 @@
 //   mock_usi_engine [--behavior B] [--after N] [--delay-ms D] [--think-ms T] [--count N] [--random --seed S]
 //                   [--with-ponder] [--text LINE] [--stderr-bytes N] [--name NAME] [--clock]
 //                   [--threads N] [--score SCORE] [--optimum X,Y [--p0 P] [--k K]] [--rule-options]
+//                   [--time-manager M]
 //
 // Behaviours:
 //   normal              first legal move (or a seeded random one with --random) after --think-ms; resign if none
@@ -39,6 +40,8 @@
 //   replays its games exactly); moves are chosen the same way, as with --random.
 // --clock: the think time comes from go (own time / 10 + increment * 0.8, or byoyomi * 0.8 once the main time is
 // small, or movetime * 0.6) instead of --think-ms; nodes/depth searches still take --think-ms.
+// --time-manager M (implies --clock): share-N, own time / N whatever the increment or byoyomi; ignore-increment,
+// own time / 40; tenth-byoyomi, --clock's but a tenth of the byoyomi once in it.
 // `go ponder` waits for ponderhit (then thinks) or stop (answers at once), except as said above.
 // --rule-options: advertises YaneuraOu's EnteringKingRule (combo) and MaxMovesToDraw (spin), as its family does.
 // Each setoption is echoed as "info string option <name> = <value>", so tests can see what was sent.
@@ -84,6 +87,7 @@ struct Config {
   std::optional<std::pair<double, double>> optimum;
   double p0 = 0.03, k = 0.01;
   bool clock = false;
+  std::string time_manager;  // --time-manager: a scripted allocation instead of --clock's (see the header)
   int threads = 1;
   bool rule_options = false;
 };
@@ -125,6 +129,8 @@ Config parse_args(int argc, char** argv) {
     else if (a == "--k") c.k = std::stod(next());
     else if (a == "--clock")
       c.clock = true;
+    else if (a == "--time-manager")
+      c.time_manager = next(), c.clock = true;
     else if (a == "--threads")
       c.threads = std::stoi(next());
     else usage("unknown argument " + a);
@@ -399,6 +405,9 @@ class Mock {
     long inc = go_value(args, black ? "binc" : "winc").value_or(0);
     if (is("double-increment")) inc *= 2;
     long byoyomi = go_value(args, "byoyomi").value_or(0);
+    if (cfg_.time_manager.starts_with("share-")) return own / std::stol(cfg_.time_manager.substr(6));
+    if (cfg_.time_manager == "ignore-increment") return own / 40;  // as if 40 moves were to come, nothing added
+    if (cfg_.time_manager == "tenth-byoyomi" && byoyomi > 0 && own < 10 * byoyomi) return own / 10 + byoyomi / 10;
     long think = own / 10 + inc * 8 / 10;
     if (byoyomi > 0 && own < 10 * byoyomi) think = own / 10 + byoyomi * 8 / 10;
     if (byoyomi > 0 && is("byoyomi-overrun")) think = own / 10 + byoyomi + std::max(0L, cfg_.delay_ms);
