@@ -141,13 +141,20 @@ void judge_profile(TimeProfile& p, std::string_view delay_option) {
   }
   p.figure = figure + "; " + ms_text(p.left_ms) + " left at the end, least spare " + ms_text(p.least_spare_ms) +
              " (move " + std::to_string(p.least_spare_move) + ")";
-  // A quarter of the byoyomi, move after move, once in it: the engine throws most of its time away.
-  if (byoyomi_moves.size() >= 3 && 4 * p.byoyomi_used_ms < tc.byoyomi_ms) {
+  // A quarter of the byoyomi, move after move, once in it; or, never reaching it, a quarter of what the clock gave
+  // over the game: the engine throws most of its time away.
+  std::int64_t used = 0;
+  for (const ProfileMove& m : p.moves) used += m.used_ms;
+  const std::int64_t given = tc.base_ms + std::int64_t(p.moves.size()) * tc.byoyomi_ms;
+  const bool short_byoyomi = byoyomi_moves.size() >= 3 && 4 * p.byoyomi_used_ms < tc.byoyomi_ms;
+  if (tc.byoyomi_ms > 0 && p.moves.size() >= 6 && (short_byoyomi || 4 * used < given)) {
     p.verdict = ProfileVerdict::UnderUses;
-    p.detail = "it uses " + ms_text(p.byoyomi_used_ms) + " of a " + ms_text(tc.byoyomi_ms) + " byoyomi" +
-               (delay_option.empty() ? ": it plays weaker than the clock allows (a network delay set too high?)"
+    p.detail = short_byoyomi ? "it uses " + ms_text(p.byoyomi_used_ms) + " of a " + ms_text(tc.byoyomi_ms) + " byoyomi"
+                             : "it uses " + ms_text(used) + " of the " + ms_text(given) + " its clock gave over " +
+                                   std::to_string(p.moves.size()) + " moves";
+    p.detail += delay_option.empty() ? ": it plays weaker than the clock allows (a network delay set too high?)"
                                      : ": lower its option " + std::string(delay_option) +
-                                           " (a network delay), it plays weaker than the clock allows");
+                                           " (a network delay), it plays weaker than the clock allows";
     return;
   }
   // The increments banked rather than spent: the clock ends fuller than it began by more than half of what the

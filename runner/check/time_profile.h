@@ -66,7 +66,8 @@ struct TimeProfile {
 };
 
 // Judges `p` from its moves. Risky: a move used more than allowed + margin (the first one is named). Under-uses:
-// byoyomi moves that keep using less than a quarter of the byoyomi (a network delay set too high, as YaneuraOu's
+// byoyomi moves that keep using less than a quarter of the byoyomi, or a byoyomi game played on less than a
+// quarter of its main time and byoyomi together (a network delay set too high, as YaneuraOu's
 // NetworkDelay2: `delay_option` names the engine's option when it has one), or, with an increment, a clock that
 // ends fuller than it began by more than half of what the increments gave. Safe otherwise.
 void judge_profile(TimeProfile& p, std::string_view delay_option = {});

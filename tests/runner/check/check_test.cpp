@@ -263,11 +263,17 @@ TEST_SUITE("profiles") {
           std::string::npos);
   }
 
-  TEST_CASE("scripted time managers named: a share ignoring the increment, a tenth of the byoyomi, past the byoyomi") {
-    auto share = check_mock({"--time-manager", "ignore-increment"}, 20000, 0.5);
+  TEST_CASE("scripted time managers named: ignoring the increment, a fixed share, a tenth of the byoyomi, past it") {
+    auto ignore = check_mock({"--time-manager", "ignore-increment"}, 20000, 0.5);
+    INFO(all_items(ignore));
+    CHECK(profile(ignore, "profile.fischer").verdict == check::ProfileVerdict::UnderUses);
+    CHECK(profile(ignore, "profile.sudden_death").verdict == check::ProfileVerdict::Safe);
+    // A fixed share of what is left, nothing for the byoyomi: never flags, throws the byoyomi away.
+    auto share = check_mock({"--time-manager", "share-8"}, 20000, 0.5);
     INFO(all_items(share));
-    CHECK(profile(share, "profile.fischer").verdict == check::ProfileVerdict::UnderUses);
     CHECK(profile(share, "profile.sudden_death").verdict == check::ProfileVerdict::Safe);
+    CHECK(profile(share, "profile.increment").verdict == check::ProfileVerdict::Safe);
+    CHECK(profile(share, "profile.byoyomi").verdict == check::ProfileVerdict::UnderUses);
     auto tenth = check_mock({"--time-manager", "tenth-byoyomi"}, 20000, 0.5);
     INFO(all_items(tenth));
     CHECK(profile(tenth, "profile.byoyomi").verdict == check::ProfileVerdict::UnderUses);
