@@ -1,5 +1,6 @@
 #include "output/csa_record.h"
 
+#include "output/local_time.h"
 #include "output/record_common.h"
 #include "rules/notation.h"
 
@@ -103,8 +104,8 @@ std::expected<std::string, std::string> to_csa_record(const PlayedGame& game) {
   out += "N+" + one_line(game.names[shogi::BLACK]) + '\n';
   out += "N-" + one_line(game.names[shogi::WHITE]) + '\n';
   if (!game.event.empty()) out += "$EVENT:" + one_line(game.event) + '\n';
-  if (std::string t = record::local_time_text(game.start_time); !t.empty()) out += "$START_TIME:" + t + '\n';
-  if (std::string t = record::local_time_text(game.end_time); !t.empty()) out += "$END_TIME:" + t + '\n';
+  if (std::string t = output::record_time_text(game.start_time); !t.empty()) out += "$START_TIME:" + t + '\n';
+  if (std::string t = output::record_time_text(game.end_time); !t.empty()) out += "$END_TIME:" + t + '\n';
   if (!game.time_control.empty()) out += "$TIME_LIMIT:" + one_line(game.time_control) + '\n';
   write_position(out, walk.position());
 

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "output/local_time.h"
 #include "output/record_common.h"
 #include "rules/notation.h"
 
@@ -187,8 +188,8 @@ std::expected<std::string, std::string> to_kif_record(const PlayedGame& game) {
   if (auto r = walk.start(game); !r) return std::unexpected(r.error());
 
   std::string out = "#KIF version=2.0 encoding=UTF-8\n";
-  if (std::string t = record::local_time_text(game.start_time); !t.empty()) out += "開始日時：" + t + '\n';
-  if (std::string t = record::local_time_text(game.end_time); !t.empty()) out += "終了日時：" + t + '\n';
+  if (std::string t = output::record_time_text(game.start_time); !t.empty()) out += "開始日時：" + t + '\n';
+  if (std::string t = output::record_time_text(game.end_time); !t.empty()) out += "終了日時：" + t + '\n';
   if (!game.event.empty()) out += "棋戦：" + one_line(game.event) + '\n';
   if (!game.time_control.empty()) out += "持ち時間：" + one_line(game.time_control) + '\n';
   bool standard = record::is_standard_start(walk.position());

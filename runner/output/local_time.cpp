@@ -20,4 +20,9 @@ std::string format_local_time(std::chrono::system_clock::time_point t, const cha
   return std::string(buf, std::min(n, sizeof buf - 1));
 }
 
+std::string record_time_text(std::chrono::system_clock::time_point t) {
+  if (t == std::chrono::system_clock::time_point{}) return {};
+  return format_local_time(t, "%Y/%m/%d %H:%M:%S");
+}
+
 }  // namespace arena::output

@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <ctime>
 
-#include "output/local_time.h"
 #include "rules/notation.h"
 
 namespace arena::record {
@@ -63,11 +62,6 @@ std::vector<shogi::Move> legal_pv(const shogi::Position& before, const std::vect
     pos.do_move(*m, states.back());
   }
   return out;
-}
-
-std::string local_time_text(std::chrono::system_clock::time_point t) {
-  if (t == std::chrono::system_clock::time_point{}) return {};
-  return output::format_local_time(t, "%Y/%m/%d %H:%M:%S");
 }
 
 std::optional<shogi::Color> loser_of(Outcome outcome) {

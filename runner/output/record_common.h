@@ -53,9 +53,6 @@ std::optional<int> score_for_black(const SearchInfo& info, shogi::Color mover);
 // The longest legal prefix of a USI PV played from `before`: engines sometimes end a PV with junk.
 std::vector<shogi::Move> legal_pv(const shogi::Position& before, const std::vector<std::string>& pv);
 
-// "YYYY/MM/DD HH:MM:SS" in local time, as both formats write dates; empty for an unset time point.
-std::string local_time_text(std::chrono::system_clock::time_point t);
-
 // "black wins by resignation", "draw by repetition (sennichite)", ... for summary comments.
 std::string result_in_words(const GameResult& result);
 

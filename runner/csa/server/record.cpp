@@ -2,7 +2,6 @@
 
 #include "csa/server/board.h"
 #include "output/local_time.h"
-#include "output/record_common.h"
 
 #include <cstdio>
 #include <ctime>
@@ -38,8 +37,8 @@ std::string server_csa_record(const ServerGame& game) {
   out += "N+" + s.names[BLACK] + "\n";
   out += "N-" + s.names[WHITE] + "\n";
   out += "$EVENT:" + s.game_id + "\n";
-  out += "$START_TIME:" + record::local_time_text(game.created_time()) + "\n";
-  if (game.end_time() != SystemTime{}) out += "$END_TIME:" + record::local_time_text(game.end_time()) + "\n";
+  out += "$START_TIME:" + output::record_time_text(game.created_time()) + "\n";
+  if (game.end_time() != SystemTime{}) out += "$END_TIME:" + output::record_time_text(game.end_time()) + "\n";
   if (s.increment_s == 0) {
     char limit[32];
     std::snprintf(limit, sizeof limit, "%02d:%02d+%02d", s.total_s / 3600, s.total_s / 60 % 60, s.byoyomi_s);
@@ -114,7 +113,7 @@ std::string server_csa_record(const ServerGame& game) {
 
 std::string results_list_line(const ServerGame& game, const std::string& record_path) {
   const GameSetup& s = game.setup();
-  std::string out = record::local_time_text(game.end_time());
+  std::string out = output::record_time_text(game.end_time());
   out += '\t';
   out += summary_type(game.outcome().kind);
   out += '\t';

@@ -243,24 +243,25 @@ TEST_CASE("time profile: the built-in record is legal from the start position, l
 }
 
 TEST_SUITE("profiles") {
-  TEST_CASE("a fixed think time (gpsusi's way): loses on time with a small increment, safe at byoyomi") {
-    // 300 ms a move at half the quick clocks: 2.5+0.05 flags, a 0.25 s byoyomi with the 100 ms margin does not.
-    auto r = check_mock({"--think-ms", "300"}, 20000, 0.5);
+  TEST_CASE("a fixed think time (gpsusi's way): loses on time in sudden death, safe with an increment it covers") {
+    // 300 ms a move at the quick clocks: 5+0.1 and 5 flag (at its 26th and 18th move), 2+0.3 and a 0.5 s byoyomi
+    // are covered every move, with room to spare whatever the machine's load (no margin is at stake).
+    auto r = check_mock({"--think-ms", "300"}, 20000, 1);
     INFO(all_items(r));
     const auto& inc = profile(r, "profile.increment");
     CHECK(inc.verdict == check::ProfileVerdict::Risky);
     REQUIRE(inc.flag_move);
-    CHECK(*inc.flag_move >= 9);
-    CHECK(*inc.flag_move <= 12);
+    CHECK(*inc.flag_move >= 24);
+    CHECK(*inc.flag_move <= 27);
     CHECK(profile(r, "profile.sudden_death").verdict == check::ProfileVerdict::Risky);
+    CHECK(profile(r, "profile.fischer").verdict == check::ProfileVerdict::Safe);
     CHECK(profile(r, "profile.byoyomi").verdict == check::ProfileVerdict::Safe);
     const std::string summary = check::summary_text(r, {});
     INFO(summary);
     // Today's check said "can play timed games reliably" of it.
     CHECK(summary.find("reliably") == std::string::npos);
-    CHECK(summary.find("keeps its time only at byoyomi") != std::string::npos);
-    CHECK(summary.find("sudden death with a small increment like tc=2.5+0.05 (it flags at its move") !=
-          std::string::npos);
+    CHECK(summary.find("keeps its time only at Fischer (2+0.3), byoyomi (1+0.5b)") != std::string::npos);
+    CHECK(summary.find("sudden death with a small increment like tc=5+0.1 (it flags at its move") != std::string::npos);
   }
 
   TEST_CASE("scripted time managers named: ignoring the increment, a fixed share, a tenth of the byoyomi, past it") {
