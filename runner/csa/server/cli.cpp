@@ -2,9 +2,11 @@
 
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <filesystem>
 
 #include "config/config.h"
 #include "config/values.h"
+#include "csa/server/command.h"
 
 namespace arena::csa {
 
@@ -34,6 +36,21 @@ void CsaServerCli::add_to(CLI::App& app) {
   app.add_option("--results", results_, "The results list (default <out>/00LIST)")->type_name("FILE");
   app.add_option("--log", log_, "Server log: connections, logins, games, dropped clients")->type_name("FILE");
   app.add_flag("--log-traffic", log_traffic_, "Also log every line in and out (passwords masked)");
+  app.add_option("--floodgate", floodgate_,
+                 "Floodgate groups, e.g. floodgate-600-10F,floodgate-300-10F: players asking for one wait for its "
+                 "next pairing time (:00 and :30, or <conf-dir>/<name>.conf), then all are paired by rating")
+      ->type_name("NAMES");
+  app.add_option("--floodgate-interval", floodgate_interval_s_,
+                 "Pair the Floodgate groups every SECONDS instead (tests, short events); a .conf's set lines apply")
+      ->check(CLI::Range(1, 86400))
+      ->type_name("SECONDS");
+  app.add_option("--floodgate-conf-dir", floodgate_conf_dir_,
+                 "Folder of the groups' <name>.conf schedules (shogi-server's topdir; default --out)")
+      ->type_name("DIR");
+  app.add_option("--players", players_,
+                 "Ratings for the pairing, shogi-server's players.yaml (default "
+                 "<conf-dir>/players.yaml; read before each round)")
+      ->type_name("FILE");
   app.add_option("--web", web_,
                  "Serve a live page of the games: PORT (on 127.0.0.1) or HOST:PORT (0.0.0.0:PORT for every interface)")
       ->type_name("ADDRESS");
@@ -60,10 +77,61 @@ std::expected<CsaServerConfig, std::string> CsaServerCli::build() const {
   config.log_file = log_;
   config.log_traffic = log_traffic_;
   if (log_traffic_ && log_.empty()) return Error("--log-traffic needs --log FILE");
+  if (auto groups = floodgate_groups(); !groups)
+    return Error(groups.error());
+  else
+    config.floodgate_groups = std::move(*groups);
+  const std::filesystem::path conf_dir = floodgate_conf_dir_.empty() ? out_ : floodgate_conf_dir_;
+  if (!players_.empty())
+    config.players_file = players_;
+  else if (!config.floodgate_groups.empty() && !conf_dir.empty())
+    config.players_file = conf_dir / "players.yaml";
   if (!web_.empty())
     if (auto web = config::parse_listen_address(web_, config::DEFAULT_WEB_PORT); !web)
       return Error("--web '" + web_ + "': " + web.error());
   return config;
+}
+
+std::expected<std::vector<league::FloodgateGroupConfig>, std::string> CsaServerCli::floodgate_groups() const {
+  std::vector<league::FloodgateGroupConfig> groups;
+  if (floodgate_.empty()) {
+    if (floodgate_interval_s_ > 0 || !floodgate_conf_dir_.empty())
+      return Error("--floodgate-interval and --floodgate-conf-dir need --floodgate NAMES");
+    return groups;
+  }
+  const std::filesystem::path conf_dir = floodgate_conf_dir_.empty() ? out_ : floodgate_conf_dir_;
+  for (size_t start = 0; start <= floodgate_.size();) {
+    size_t end = floodgate_.find(',', start);
+    if (end == std::string::npos) end = floodgate_.size();
+    const std::string name = floodgate_.substr(start, end - start);
+    start = end + 1;
+    if (!is_floodgate_game_name(name) || !parse_game_name(name, max_identifier_))
+      return Error("--floodgate '" + name + "': expected Floodgate game names like floodgate-600-10F, comma-separated");
+    for (const auto& g : groups)
+      if (g.name == name) return Error("--floodgate: " + name + " is given twice");
+    league::FloodgateGroupConfig g;
+    g.name = name;
+    std::error_code ec;
+    const std::filesystem::path conf = conf_dir.empty() ? std::filesystem::path() : conf_dir / (name + ".conf");
+    std::optional<league::Schedule> from_file;
+    if (!conf.empty() && std::filesystem::exists(conf, ec)) {
+      auto loaded = league::Schedule::load(conf.string());
+      if (!loaded) return Error(loaded.error());
+      from_file = std::move(*loaded);
+    }
+    if (floodgate_interval_s_ > 0) {
+      // The interval replaces the file's times; its settings still apply (read once).
+      g.schedule = league::Schedule::every(std::chrono::seconds(floodgate_interval_s_),
+                                           from_file ? from_file->settings() : league::GroupSettings{});
+    } else if (from_file) {
+      g.schedule = std::move(*from_file);
+      g.conf_file = conf;
+    } else {
+      g.schedule = league::Schedule::every_half_hour();
+    }
+    groups.push_back(std::move(g));
+  }
+  return groups;
 }
 
 }  // namespace arena::csa

@@ -9,6 +9,7 @@
 #include <expected>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "csa/server/config.h"
 
@@ -26,6 +27,8 @@ class CsaServerCli {
   const std::string& web() const { return web_; }
 
  private:
+  std::expected<std::vector<league::FloodgateGroupConfig>, std::string> floodgate_groups() const;
+
   std::string listen_ = "127.0.0.1:4081";
   std::string event_ = "local";
   int max_moves_ = 256;
@@ -39,6 +42,10 @@ class CsaServerCli {
   std::string log_;
   bool log_traffic_ = false;
   std::string web_;
+  std::string floodgate_;
+  int floodgate_interval_s_ = 0;
+  std::string floodgate_conf_dir_;
+  std::string players_;
 };
 
 }  // namespace arena::csa

@@ -204,6 +204,7 @@ ClientCommand parse_client_command(std::string_view raw) {
     if (key_and_token(line, key)) return kind(ClientCommandKind::Unsupported, line);
   if (starts_with(line, "%%HELP")) return kind(ClientCommandKind::Help);
   if (starts_with(line, "%%RATING")) return kind(ClientCommandKind::Rating);
+  if (starts_with(line, "%%FLOODGATE")) return kind(ClientCommandKind::Floodgate);
   if (starts_with(line, "%%VERSION")) return kind(ClientCommandKind::Version);
   {
     Cursor c{line};
@@ -269,6 +270,8 @@ const char* to_string(ClientCommandKind kind) {
       return "%%VERSION";
     case ClientCommandKind::Rating:
       return "%%RATING";
+    case ClientCommandKind::Floodgate:
+      return "%%FLOODGATE";
     case ClientCommandKind::Logout:
       return "LOGOUT";
     case ClientCommandKind::CsaChallenge:

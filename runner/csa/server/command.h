@@ -31,6 +31,7 @@ enum class ClientCommandKind {
   Help,             // "%%HELP..."
   Version,          // "%%VERSION..."
   Rating,           // "%%RATING..."
+  Floodgate,        // "%%FLOODGATE": the Floodgate groups and their next pairing (this server's own x1 command)
   Logout,           // "LOGOUT..."
   CsaChallenge,     // "CHALLENGE..." (CSA's test server): answered "CHALLENGE ACCEPTED"
   Ignored,          // "%%%X...": 81Dojo extensions, silently ignored

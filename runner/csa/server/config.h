@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "csa/league/floodgate_group.h"
 #include "rules/types.h"
 
 namespace arena::csa {
@@ -76,6 +77,15 @@ struct CsaServerConfig {
   int max_line_burst = 400;
   int max_consecutive_errors = 16;
   size_t max_pending_output = size_t(1) << 20;
+
+  // Floodgate groups (`--floodgate`): a player who asks for one of these game names (CSA mode `LOGIN name
+  // <game name>,<trip>`, or x1 `%%GAME <game name> *`) waits for the group's next pairing time, when everyone
+  // waiting is paired at once by the group's pairing factory; the games are played with the group's settings.
+  // Other game names, Floodgate-shaped or not, pair the first two players who ask, at once.
+  std::vector<league::FloodgateGroupConfig> floodgate_groups;
+  // shogi-server's players.yaml, read before each round for the ratings the pairing uses; none when empty or
+  // missing (everyone counts as unrated).
+  std::filesystem::path players_file;
 
   // Optional: the start of a game by its game name ("startpos" or "sfen <sfen>", either optionally followed by
   // "moves <usi>..."), e.g. an opening for a tournament. Moves are sent in the Position block as "<move>,T1" and

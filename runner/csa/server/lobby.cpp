@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ctime>
 
+#include "csa/league/players_yaml.h"
 #include "csa/server/md5.h"
 #include "output/local_time.h"
 
@@ -39,10 +40,21 @@ namespace {
 
 constexpr auto ONE_DAY = std::chrono::hours(24);
 
+std::string when_text(std::optional<league::WallTime> t) {
+  return t ? output::format_local_time(*t, "%Y-%m-%d %H:%M:%S") : "never (no time in its schedule)";
+}
+
 }  // namespace
 
 Lobby::Lobby(const CsaServerConfig& config, Hooks hooks)
-    : config_(config), hooks_(std::move(hooks)), rng_(std::random_device{}()) {}
+    : config_(config), hooks_(std::move(hooks)), rng_(std::random_device{}()), league_rng_(std::random_device{}()) {
+  for (const league::FloodgateGroupConfig& g : config_.floodgate_groups) {
+    groups_.push_back(std::make_unique<league::FloodgateGroup>(g));
+    groups_.back()->arm(std::chrono::system_clock::now());
+    log("Floodgate group " + g.name + ": pairs " + g.schedule.describe() + " by " +
+        g.schedule.settings().pairing_factory + ", next at " + when_text(groups_.back()->next_pairing()));
+  }
+}
 
 Lobby::~Lobby() = default;
 
@@ -211,6 +223,7 @@ bool Lobby::handle_command(Player& p, const ClientCommand& cmd, std::string_view
     case ClientCommandKind::Help:
     case ClientCommandKind::Version:
     case ClientCommandKind::Rating:
+    case ClientCommandKind::Floodgate:
       x1_info_command(p, cmd);
       return true;
     case ClientCommandKind::Logout:
@@ -305,6 +318,9 @@ void Lobby::x1_info_command(Player& p, const ClientCommand& cmd) {
     case ClientCommandKind::Rating:
       text = "##[RATING] +OK\n";  // no rating database here: an empty list
       break;
+    case ClientCommandKind::Floodgate:
+      text = floodgate_lines();
+      break;
     default:
       return;
   }
@@ -342,6 +358,7 @@ bool Lobby::game_command(Player& p, bool challenge, const std::string& name, cha
   std::optional<bool> sente;
   if (turn == '+') sente = true;
   if (turn == '-') sente = false;
+  if (league::FloodgateGroup* group = group_of(name)) return wait_for_round(p, challenge, *group);
   if (!sente && handicap_sfen(name)) return error("Random turn preference is not allowed for handicapped games");
   p.sente = sente;
 
@@ -389,7 +406,83 @@ std::string Lobby::issue_timestamp() {
   return output::format_local_time(std::chrono::system_clock::from_time_t(std::time_t(now)), "%Y%m%d%H%M%S");
 }
 
-void Lobby::create_game(Player& p1, Player& p2, const std::string& name, const GameName& gn, SteadyTime now) {
+league::FloodgateGroup* Lobby::group_of(const std::string& game_name) {
+  for (auto& g : groups_)
+    if (g->name() == game_name) return g.get();  // exact: shogi-server's unanchored match lets 900-0 take 900-0F
+  return nullptr;
+}
+
+// A request for a Floodgate group's game: the player waits for the group's next round (shogi-server answers
+// nothing until the game summary).
+bool Lobby::wait_for_round(Player& p, bool challenge, league::FloodgateGroup& group) {
+  if (challenge || p.player_id.empty()) {
+    p.status = Status::Connected;
+    p.game_name.clear();
+    p.sente.reset();
+    if (challenge) return error(p, "can't find rival for " + group.name());
+    return error(p, group.name() + " pairs players with a trip only: LOGIN " + p.name + " " + group.name() + ",<trip>");
+  }
+  p.status = Status::GameWaiting;
+  p.game_name = group.name();
+  p.sente.reset();
+  log(p.name + " waits for " + group.name() + ", paired at " + when_text(group.next_pairing()));
+  return true;
+}
+
+std::map<std::string, double> Lobby::player_rates() {
+  if (config_.players_file.empty()) return {};
+  auto rates = league::read_player_rates(config_.players_file);
+  if (!rates) {
+    log("ratings not read, everyone counts as unrated: " + rates.error());
+    return {};
+  }
+  return *rates;
+}
+
+// A round of a Floodgate group: everyone waiting for it is paired by its factory, with every decision logged.
+void Lobby::run_round(league::FloodgateGroup& group, SteadyTime now) {
+  const std::map<std::string, double> rates = player_rates();
+  std::vector<league::Candidate> waiting;
+  std::map<std::string, Player*> by_id;
+  for (PlayerId id : logged_in_) {
+    Player* q = find(id);
+    if (!q || q->status != Status::GameWaiting || q->game_name != group.name() || q->player_id.empty()) continue;
+    auto rate = rates.find(q->player_id);
+    waiting.push_back({q->player_id, q->name, rate == rates.end() ? 0.0 : rate->second});
+    by_id[q->player_id] = q;
+  }
+  std::vector<std::string> notes;
+  const std::string round = group.name() + " round " + std::to_string(group.rounds() + 1);
+  league::RoundPlan plan =
+      group.pair_round(std::move(waiting), rates, std::chrono::system_clock::now(), league_rng_, notes);
+  for (const std::string& note : notes) log(group.name() + ": " + note);
+  log(round + ": " + std::to_string(by_id.size()) + " waiting, " + std::to_string(plan.pairs.size()) + " game" +
+      (plan.pairs.size() == 1 ? "" : "s") + " by " + plan.factory + "; next pairing at " +
+      when_text(group.next_pairing()));
+  for (const std::string& line : plan.describe()) log(round + ": " + line);
+  const auto gn = parse_game_name(group.name(), config_.max_identifier);
+  for (const league::PlannedPair& pair : plan.pairs) {
+    Player* black = by_id.at(pair.black.id);
+    Player* white = by_id.at(pair.white.id);
+    black->sente = true;
+    white->sente = false;
+    create_game(*black, *white, group.name(), *gn, now, &group.settings());
+  }
+}
+
+std::string Lobby::floodgate_lines() const {
+  std::string text;
+  for (const auto& g : groups_) {
+    size_t waiting = 0;
+    for (const auto& [id, p] : players_) waiting += p->status == Status::GameWaiting && p->game_name == g->name();
+    text += "##[FLOODGATE] " + g->name() + " next " + when_text(g->next_pairing()) + " waiting " +
+            std::to_string(waiting) + " rounds " + std::to_string(g->rounds()) + "\n";
+  }
+  return text + "##[FLOODGATE] +OK\n";
+}
+
+void Lobby::create_game(Player& p1, Player& p2, const std::string& name, const GameName& gn, SteadyTime now,
+                        const league::GroupSettings* group) {
   Player& black = *p1.sente ? p1 : p2;
   Player& white = *p1.sente ? p2 : p1;
   GameSetup setup;
@@ -401,8 +494,9 @@ void Lobby::create_game(Player& p1, Player& p2, const std::string& name, const G
   setup.total_s = gn.total_s;
   setup.byoyomi_s = gn.byoyomi_s;
   setup.increment_s = gn.increment_s;
-  setup.least_time_per_move_s = config_.least_time_per_move;
-  setup.max_moves = config_.max_moves;
+  // A Floodgate group's settings always reach its games, whatever the server's own (as on Floodgate).
+  setup.least_time_per_move_s = group ? group->least_time_per_move : config_.least_time_per_move;
+  setup.max_moves = group ? group->max_moves : config_.max_moves;
   if (auto sfen = handicap_sfen(name)) {
     setup.position = "sfen " + *sfen;
   } else if (config_.position_for) {
@@ -466,6 +560,11 @@ void Lobby::finish_game(uint64_t key) {
     log("game finished " + g.setup().game_id + " " + summary_type(g.outcome().kind) +
         (g.outcome().detail.empty() ? "" : " (" + g.outcome().detail + ")"));
     if (hooks_.game_finished) hooks_.game_finished(g);
+    if (league::FloodgateGroup* group = group_of(g.setup().game_name)) {
+      std::optional<bool> black_won;
+      if (g.outcome().winner) black_won = *g.outcome().winner == BLACK;
+      group->record_game(g.setup().list_names[BLACK], g.setup().list_names[WHITE], black_won);
+    }
   }
   for (PlayerId id : entry->players) {
     Player* q = find(id);
@@ -540,6 +639,9 @@ void Lobby::on_timer(SteadyTime now) {
       retire(*p);
     }
   }
+  const auto wall = std::chrono::system_clock::now();
+  for (auto& group : groups_)
+    if (!stopping_ && group->next_pairing() && *group->next_pairing() <= wall) run_round(*group, now);
 }
 
 std::optional<SteadyTime> Lobby::next_deadline() const {
@@ -555,6 +657,14 @@ std::optional<SteadyTime> Lobby::next_deadline() const {
   }
   for (auto& [id, p] : players_)
     if (p->status == Status::LoggingIn) consider(p->login_deadline);
+  if (!groups_.empty() && !stopping_) {
+    // Rounds are set in wall-clock time (a schedule says "Thu 22:00"); the timer runs on the steady clock.
+    const auto wall = std::chrono::system_clock::now();
+    const auto steady = std::chrono::steady_clock::now();
+    for (const auto& group : groups_)
+      if (auto t = group->next_pairing())
+        consider(steady + std::chrono::duration_cast<std::chrono::steady_clock::duration>(*t - wall));
+  }
   return next;
 }
 

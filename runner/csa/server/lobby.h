@@ -3,6 +3,9 @@
 // (csa-protocol.md §2, §9), answering every line as shogi-server does. The socket layer (server.cpp) feeds it
 // lines with the time they were read, tells it about closed connections, and arms one timer at next_deadline().
 //
+// Floodgate groups (config.floodgate_groups) are paired by round at their scheduled times, in on_timer; the
+// timer's deadline includes the next round.
+//
 // Single-threaded: every call must come from the same thread (the server's I/O thread).
 
 #include <cstdint>
@@ -73,7 +76,13 @@ class Lobby {
   GameEntry* entry_of(const Player& p);
   bool error(Player& p, const std::string& text);  // "##[ERROR] text" to p; false
   bool game_command(Player& p, bool challenge, const std::string& name, char turn, SteadyTime now);
-  void create_game(Player& p1, Player& p2, const std::string& name, const GameName& gn, SteadyTime now);
+  void create_game(Player& p1, Player& p2, const std::string& name, const GameName& gn, SteadyTime now,
+                   const league::GroupSettings* group = nullptr);
+  league::FloodgateGroup* group_of(const std::string& game_name);
+  bool wait_for_round(Player& p, bool challenge, league::FloodgateGroup& group);
+  void run_round(league::FloodgateGroup& group, SteadyTime now);
+  std::map<std::string, double> player_rates();
+  std::string floodgate_lines() const;
   void deliver(GameEntry& entry, Outbox& out);
   void finish_game(uint64_t game_key);
   void after_game_call(uint64_t game_key, Outbox& out);
@@ -97,6 +106,8 @@ class Lobby {
   int64_t last_timestamp_ = 0;  // Game_IDs get strictly increasing seconds
   bool stopping_ = false;
   std::mt19937 rng_;
+  std::vector<std::unique_ptr<league::FloodgateGroup>> groups_;
+  std::mt19937_64 league_rng_;
 };
 
 }  // namespace arena::csa

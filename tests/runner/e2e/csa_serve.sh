@@ -114,6 +114,11 @@ expect_error "unknown key 'server.hots'" csa --user u --game g-1-1 --set server.
 expect_error "the server sets the time control" csa --user u --game g-1-1 --engine cmd=x tc=10+1
 expect_error "server.keep_alive_s" csa --user u --game g-1-1 --set server.keep_alive_s=5
 expect_error "server.mode" csa --user u --game g-1-1 --mode tcp
+expect_error "expected Floodgate game names like floodgate-600-10F" serve --floodgate floodgate-600
+expect_error "need --floodgate NAMES" serve --floodgate-interval 5
+mkdir -p "$TMP/fgconf"
+printf 'set max_moves 200\nThx 22:00\n' >"$TMP/fgconf/floodgate-600-10F.conf"
+expect_error "floodgate-600-10F.conf:2: expected a day" serve --floodgate floodgate-600-10F --floodgate-conf-dir "$TMP/fgconf"
 pass "command-line errors are one line with exit code 2"
 
 set +e

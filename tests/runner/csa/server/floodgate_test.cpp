@@ -1,0 +1,170 @@
+// Floodgate groups over real sockets: players wait for the group's round and nothing starts before it, everyone
+// waiting is paired at once by rating (players.yaml) with the odd player left out, x1 players stay for the next
+// round and CSA-mode players are logged out, the group's settings reach the games, and shogi-server's refusals
+// (a turn, a challenge, no trip) hold.
+#include <doctest/doctest.h>
+
+#include <set>
+
+#include "csa/server/md5.h"
+#include "server_fixture.h"
+
+using namespace csa_test;
+using namespace std::chrono_literals;
+using arena::csa::CsaServerConfig;
+namespace league = arena::csa::league;
+
+namespace {
+
+constexpr auto INTERVAL = std::chrono::seconds(2);
+const std::string GROUP = "floodgate-300-10F";
+
+void floodgate_group(CsaServerConfig& c, int max_moves = 100) {
+  league::GroupSettings settings;
+  settings.max_moves = max_moves;
+  c.floodgate_groups.push_back({GROUP, league::Schedule::every(INTERVAL, settings), {}});
+}
+
+// The first round time strictly after `t` (the interval schedule's multiples of INTERVAL from the epoch).
+std::chrono::system_clock::time_point next_round_after(std::chrono::system_clock::time_point t) {
+  return *league::Schedule::every(INTERVAL).next_after(t);
+}
+
+std::unique_ptr<TestClient> x1_waiting(uint16_t port, const std::string& name) {
+  auto c = login(port, name, "pw-" + name, true);
+  c->send_line("%%GAME " + GROUP + " *");
+  return c;
+}
+
+std::string opponent_in(const Lines& summary, const std::string& me) {
+  const std::string b = value_of(summary, "Name+:");
+  return b == me ? value_of(summary, "Name-:") : b;
+}
+
+// AGREE from both, then the side to move resigns; both read the ending.
+void agree_and_resign(TestClient& a, TestClient& b, const Lines& summary_a) {
+  const std::string id = value_of(summary_a, "Game_ID:");
+  a.send_line("AGREE");
+  b.send_line("AGREE");
+  REQUIRE(a.read_line() == "START:" + id);
+  REQUIRE(b.read_line() == "START:" + id);
+  TestClient& black = value_of(summary_a, "Your_Turn:") == "+" ? a : b;
+  TestClient& white = &black == &a ? b : a;
+  black.send_line("%TORYO");
+  CHECK(black.read_until("#LOSE").back() == "#LOSE");
+  CHECK(white.read_until("#WIN").back() == "#WIN");
+}
+
+}  // namespace
+
+TEST_CASE("x1 players wait for the round, play, and are paired again at the next one with colours swapped") {
+  TestServer s([](CsaServerConfig& c) { floodgate_group(c); });
+  auto alice = x1_waiting(s.port(), "alice");
+  const auto before = std::chrono::system_clock::now();
+  auto bob = x1_waiting(s.port(), "bob");
+  const auto round = next_round_after(before);
+
+  // Nobody hears anything until the round; then both get the summary with the group's settings.
+  Lines sa = alice->read_until("END Game_Summary", 4000ms);
+  const auto received = std::chrono::system_clock::now();
+  Lines sb = bob->read_until("END Game_Summary", 1000ms);
+  REQUIRE(sa.back() == "END Game_Summary");
+  REQUIRE(sb.back() == "END Game_Summary");
+  CHECK(received >= round);
+  CHECK(received < round + INTERVAL + 500ms);
+  CHECK(sa.front() == "BEGIN Game_Summary");
+  CHECK(value_of(sa, "Max_Moves:") == "100");
+  CHECK(value_of(sa, "Game_ID:").starts_with("local+" + GROUP + "+"));
+  CHECK(opponent_in(sa, "alice") == "bob");
+  const std::string first_black = value_of(sa, "Name+:");
+
+  // The listing says when the next round is and who waits.
+  auto watcher = login(s.port(), "watcher", "pw", true);
+  watcher->send_line("%%FLOODGATE");
+  Lines listing = watcher->read_until("##[FLOODGATE] +OK");
+  REQUIRE(listing.size() == 2);
+  CHECK(listing[0].starts_with("##[FLOODGATE] " + GROUP + " next 20"));
+  CHECK(listing[0].find(" waiting 0 rounds ") != std::string::npos);  // both now agree_waiting
+
+  agree_and_resign(*alice, *bob, sa);
+  // x1 players stay connected and ask again; the rematch is the only game (logged with its penalty), colours swap.
+  alice->send_line("%%GAME " + GROUP + " *");
+  bob->send_line("%%GAME " + GROUP + " *");
+  Lines second = alice->read_until("END Game_Summary", 4000ms);
+  REQUIRE(second.back() == "END Game_Summary");
+  CHECK(bob->read_until("END Game_Summary").back() == "END Game_Summary");
+  CHECK(value_of(second, "Name-:") == first_black);
+  const std::string log = s.log();
+  CHECK(log.find(GROUP + " round") != std::string::npos);
+  CHECK(log.find("rematch +400") != std::string::npos);
+  CHECK(log.find("alice waits for " + GROUP + ", paired at ") != std::string::npos);
+}
+
+TEST_CASE("CSA-mode players: an odd one is left out, the others play one game and are logged out") {
+  TestServer s([](CsaServerConfig& c) { floodgate_group(c); });
+  std::vector<std::unique_ptr<TestClient>> players;
+  for (const std::string name : {"carol", "dave", "erin"}) {
+    players.push_back(login(s.port(), name, GROUP + ",trip-" + name));
+  }
+  // Two get a game at the round; the third hears nothing.
+  std::vector<Lines> summaries(3);
+  std::vector<int> paired;
+  for (int i = 0; i < 3; ++i) {
+    summaries[i] = players[i]->read_until("END Game_Summary", i == 0 ? 4000ms : 1500ms);
+    if (!summaries[i].empty() && summaries[i].back() == "END Game_Summary") paired.push_back(i);
+  }
+  REQUIRE(paired.size() == 2);
+  agree_and_resign(*players[paired[0]], *players[paired[1]], summaries[paired[0]]);
+  CHECK(players[paired[0]]->wait_closed());
+  CHECK(players[paired[1]]->wait_closed());
+  const std::string log = s.log();
+  CHECK(log.find("left out ") != std::string::npos);
+  CHECK(log.find("odd count") != std::string::npos);
+  CHECK(log.find("3 waiting, 1 game by default_factory") != std::string::npos);
+}
+
+TEST_CASE("players.yaml's rates pair the closest ratings") {
+  const auto dir = std::filesystem::temp_directory_path() / ("shogi_arena_floodgate_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::map<std::string, int> rates = {{"ann", 1000}, {"ben", 2000}, {"cat", 1010}, {"dan", 2010}};
+  {
+    std::ofstream yaml(dir / "players.yaml");
+    yaml << "players:\n  0:\n";
+    for (const auto& [name, rate] : rates)
+      yaml << "    " << name << "+" << arena::csa::md5_hex("pw-" + name) << ":\n      name: " << name
+           << "\n      rating_group: 0\n      rate: " << rate << ".0\n";
+  }
+  TestServer s([&](CsaServerConfig& c) {
+    floodgate_group(c);
+    c.players_file = dir / "players.yaml";
+  });
+  std::map<std::string, std::unique_ptr<TestClient>> clients;
+  for (const auto& [name, rate] : rates) clients[name] = x1_waiting(s.port(), name);
+  std::map<std::string, std::string> opponent;
+  for (auto& [name, c] : clients) {
+    Lines summary = c->read_until("END Game_Summary", 4000ms);
+    REQUIRE(summary.back() == "END Game_Summary");
+    opponent[name] = opponent_in(summary, name);
+  }
+  CHECK(opponent["ann"] == "cat");
+  CHECK(opponent["ben"] == "dan");
+  CHECK(s.log().find("rating difference 10") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a Floodgate group refuses a turn, a challenge and a player without a trip; other names pair at once") {
+  TestServer s([](CsaServerConfig& c) { floodgate_group(c); });
+  auto x = login(s.port(), "xavier", "pw", true);
+  x->send_line("%%GAME " + GROUP + " +");
+  CHECK(x->read_line() == "##[ERROR] You are not allowed to specify TEBAN + for the game " + GROUP);
+  x->send_line("%%CHALLENGE " + GROUP + " *");
+  CHECK(x->read_line() == "##[ERROR] can't find rival for " + GROUP);
+  auto notrip = login(s.port(), "yves", GROUP);
+  CHECK(notrip->read_line() ==
+        "##[ERROR] " + GROUP + " pairs players with a trip only: LOGIN yves " + GROUP + ",<trip>");
+  // A Floodgate-shaped name that is not a group of this server pairs the first two players at once, as before.
+  auto a = login(s.port(), "anna", "floodgate-600-10F,t1");
+  auto b = login(s.port(), "bert", "floodgate-600-10F,t2");
+  CHECK(a->read_until("END Game_Summary", 1000ms).back() == "END Game_Summary");
+  CHECK(b->read_until("END Game_Summary", 1000ms).back() == "END Game_Summary");
+}
