@@ -4,7 +4,8 @@
 #   install-deps.sh --test   also what the test suite uses: jq for reading journals in the end-to-end scripts
 #                            (required), clang-16 for fuzzing, Node.js for the cross-checks
 #                            against shogiops / tsshogi / json-kifu-format, and real engines (fairy-stockfish,
-#                            gpsshogi), headless Chromium and a CJK font for the live page's browser test. Test
+#                            gpsshogi), headless Chromium and a CJK font for the live page's browser test, Ruby
+#                            (shogi-server reads players.yaml with its YAML::Store: checked with it). Test
 #                            extras that cannot be installed make their tests skip, visibly.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,7 +15,7 @@ build_packages=(build-essential cmake libboost1.81-dev libcli11-dev libyaml-cpp-
 # What the tests cannot do without (the end-to-end scripts read every journal with jq): installed or an error.
 required_test_packages=(jq)
 # Test extras: a test that needs one it cannot have skips, visibly.
-test_packages=(clang-16 libclang-rt-16-dev fairy-stockfish gpsshogi chromium fonts-noto-cjk)
+test_packages=(clang-16 libclang-rt-16-dev fairy-stockfish gpsshogi chromium fonts-noto-cjk ruby)
 packages=("${build_packages[@]}")
 required=("${build_packages[@]}")
 with_tests=0

@@ -1,9 +1,12 @@
 #include "commands/serve_cli.h"
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
+#include <iostream>
 #include <optional>
 
 #include "config/config.h"
+#include "csa/league/rating_files.h"
 #include "csa/server/server.h"
 #include "web/csa_server_watch.h"
 #include "web/live_page.h"
@@ -18,6 +21,7 @@ void ServeCli::add_to(CLI::App& app) {
 int ServeCli::run(const std::atomic<bool>* stop) const {
   auto config = server_.build();
   if (!config) throw config::ConfigError(config.error());
+  if (!server_.rate_only().empty()) return rate_only(*config);
   // The live page of the server's games, when asked for: fed by the server's hooks on its own thread.
   std::unique_ptr<web::LivePage> page;
   std::optional<web::CsaServerWatch> watch;
@@ -33,6 +37,26 @@ int ServeCli::run(const std::atomic<bool>* stop) const {
     config->on_game_finished = [&watch](const csa::CsaFinishedGame& g) { watch->finished(g); };
   }
   return csa::run_csa_server(*config, stop);
+}
+
+// The ratings of a folder of records alone (as shogi-server's mk_game_results | mk_rate): players.yaml and
+// ratings.json rewritten, the list printed.
+int ServeCli::rate_only(const csa::CsaServerConfig& config) const {
+  const std::filesystem::path dir = server_.rate_only();
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    throw config::ConfigError("--rate-only '" + dir.string() + "': expected the folder of a server's records");
+  csa::league::RatingFiles files;
+  files.results_list = dir / "00LIST";
+  if (!std::filesystem::exists(files.results_list, ec))
+    throw config::ConfigError("--rate-only: " + files.results_list.string() + " does not exist (no results list)");
+  files.players_yaml = dir / "players.yaml";
+  files.ratings_json = dir / "ratings.json";
+  std::vector<std::string> notes;
+  const auto ratings = csa::league::refresh_ratings(files, config.rating, notes);
+  for (const std::string& note : notes) std::cerr << note << "\n";
+  std::cout << csa::league::rating_table_text(ratings) << std::flush;
+  return ratings.fit_error.empty() ? 0 : 1;
 }
 
 }  // namespace arena::commands

@@ -1,6 +1,7 @@
 #pragma once
 // `shogi-arena serve`: the CSA server (csa/server/cli.h has its options), with the live page of its games when
-// --web is given (the server's hooks feed web::CsaServerWatch). Exit codes: 0 after Ctrl-C, 1 when it cannot
+// --web is given (the server's hooks feed web::CsaServerWatch), or only the ratings of a folder of its records
+// (--rate-only DIR). Exit codes: 0 after Ctrl-C, 1 when it cannot
 // listen, 2 bad configuration (thrown as config::ConfigError).
 
 #include <atomic>
@@ -15,6 +16,7 @@ class ServeCli {
   int run(const std::atomic<bool>* stop) const;
 
  private:
+  int rate_only(const csa::CsaServerConfig& config) const;
   csa::CsaServerCli server_;
 };
 

@@ -78,6 +78,17 @@ int unconnected(int fixed, const std::vector<int>& rated, const std::vector<std:
   return -1;
 }
 
+// One pairing's games as the fit reads them, weighted or not.
+struct Link {
+  int a = 0, b = 0;
+  int64_t games = 0;
+  double weight = 0;  // summed weights of the games (their number, unweighted)
+  double points = 0;  // a's, weighted
+  double prior = 0;   // virtual draws
+  double wins_sq = 0, draws_sq = 0, losses_sq = 0;
+  PentaCounts penta;  // complete pairs, unweighted only
+};
+
 // The fit's unknowns: the ratings of every rated engine but the fixed one (rating 0 during the fit).
 struct FreeRatings {
   std::vector<int> var_of;     // by engine: its variable, or -1 (unrated, or the fixed engine)
@@ -85,36 +96,39 @@ struct FreeRatings {
   size_t size() const { return engine_of.size(); }
 };
 
-// The Fisher information of the free ratings at `r`, each pairing with a virtual draw added.
-Matrix information(const std::vector<PairingResults>& results, const FreeRatings& free, const std::vector<double>& r) {
+// The Fisher information of the free ratings at `r`, each pairing with its virtual draws added.
+Matrix information(const std::vector<Link>& links, const FreeRatings& free, const std::vector<double>& r) {
   Matrix info(free.size(), std::vector<double>(free.size(), 0.0));
-  for (const PairingResults& p : results) {
-    const double games = double(p.wdl.games());
-    if (games == 0) continue;
+  for (const Link& p : links) {
     const double e = expected_score(r[size_t(p.a)], r[size_t(p.b)]);
-    add_block(info, free.var_of[size_t(p.a)], free.var_of[size_t(p.b)], K * K * (games + 1.0) * e * (1.0 - e));
+    add_block(info, free.var_of[size_t(p.a)], free.var_of[size_t(p.b)], K * K * (p.weight + p.prior) * e * (1.0 - e));
   }
   return info;
 }
 
 // Newton's method on the concave log-likelihood, from `r`; steps are capped so that a far start cannot overshoot.
 // The iterations it took, or an error.
-std::expected<int, std::string> maximise_likelihood(const std::vector<PairingResults>& results, const FreeRatings& free,
+std::expected<int, std::string> maximise_likelihood(const std::vector<Link>& links, const FreeRatings& free,
                                                     std::vector<double>& r) {
   const size_t m = free.size();
   int iterations = 0;
+  bool converged = false;
+  // Without a prior a player (or a group) that won or lost everything drifts away step after step, until the
+  // equations become singular or the steps run out.
+  const bool has_prior = std::any_of(links.begin(), links.end(), [](const Link& p) { return p.prior > 0; });
+  const std::string drifts =
+      "the ratings do not converge: a player or a group won (or lost) every game against the "
+      "others";
   for (; iterations < 200; ++iterations) {
     std::vector<double> gradient(m, 0.0);
-    for (const PairingResults& p : results) {
-      const double games = double(p.wdl.games());
-      if (games == 0) continue;
-      const double points = double(p.wdl.wins) + 0.5 * double(p.wdl.draws) + 0.5;  // with the virtual draw
-      const double g = K * (points - (games + 1.0) * expected_score(r[size_t(p.a)], r[size_t(p.b)]));
+    for (const Link& p : links) {
+      const double points = p.points + 0.5 * p.prior;  // with the virtual draws
+      const double g = K * (points - (p.weight + p.prior) * expected_score(r[size_t(p.a)], r[size_t(p.b)]));
       if (free.var_of[size_t(p.a)] >= 0) gradient[size_t(free.var_of[size_t(p.a)])] += g;
       if (free.var_of[size_t(p.b)] >= 0) gradient[size_t(free.var_of[size_t(p.b)])] -= g;
     }
-    const std::optional<Matrix> inv = inverse(information(results, free, r));
-    if (!inv) return std::unexpected("the rating equations are singular");
+    const std::optional<Matrix> inv = inverse(information(links, free, r));
+    if (!inv) return std::unexpected(has_prior ? "the rating equations are singular" : drifts);
     double largest = 0;
     std::vector<double> step(m, 0.0);
     for (size_t i = 0; i < m; ++i) {
@@ -123,19 +137,23 @@ std::expected<int, std::string> maximise_likelihood(const std::vector<PairingRes
     }
     const double scale = largest > 400.0 ? 400.0 / largest : 1.0;
     for (size_t i = 0; i < m; ++i) r[size_t(free.engine_of[i])] += scale * step[i];
-    if (largest < 1e-9) break;
+    if (largest < 1e-9) {
+      converged = true;
+      break;
+    }
   }
+  const bool finite = std::all_of(r.begin(), r.end(), [](double x) { return std::abs(x) < 10000.0; });
+  if (!has_prior && (!converged || !finite)) return std::unexpected(drifts);
   return iterations;
 }
 
 // The sandwich covariance of the free ratings at the fit: the spread of the scores actually seen (of the pairs'
 // scores when games came in pairs), between two inverses of the information.
-std::expected<Matrix, std::string> sandwich_covariance(const std::vector<PairingResults>& results,
-                                                       const FreeRatings& free, const std::vector<double>& r) {
+std::expected<Matrix, std::string> sandwich_covariance(const std::vector<Link>& links, const FreeRatings& free,
+                                                       const std::vector<double>& r) {
   Matrix spread(free.size(), std::vector<double>(free.size(), 0.0));
-  for (const PairingResults& p : results) {
-    const double games = double(p.wdl.games());
-    if (games == 0) continue;
+  for (const Link& p : links) {
+    const double games = p.weight;
     const double e = expected_score(r[size_t(p.a)], r[size_t(p.b)]);
     double sum = 0;
     if (const int64_t pairs = p.penta.pairs(); pairs > 0) {
@@ -145,12 +163,11 @@ std::expected<Matrix, std::string> sandwich_covariance(const std::vector<Pairing
       for (int s = 0; s < 5; ++s) sum += counts[s] * std::pow(0.5 * s - 2.0 * e, 2);
       sum *= games / (2.0 * double(pairs));  // the games outside complete pairs, at the pairs' spread
     } else {
-      sum = double(p.wdl.wins) * std::pow(1.0 - e, 2) + double(p.wdl.draws) * std::pow(0.5 - e, 2) +
-            double(p.wdl.losses) * e * e;
+      sum = p.wins_sq * std::pow(1.0 - e, 2) + p.draws_sq * std::pow(0.5 - e, 2) + p.losses_sq * e * e;
     }
     add_block(spread, free.var_of[size_t(p.a)], free.var_of[size_t(p.b)], K * K * sum);
   }
-  const std::optional<Matrix> inv = inverse(information(results, free, r));
+  const std::optional<Matrix> inv = inverse(information(links, free, r));
   if (!inv) return std::unexpected("the rating equations are singular");
   return multiply(multiply(*inv, spread), *inv);
 }
@@ -174,24 +191,25 @@ void centre(const std::vector<int>& rated, std::vector<double>& r, Matrix& cov) 
   cov = std::move(centred);
 }
 
-}  // namespace
-
-std::expected<RatingList, std::string> rate(const std::vector<std::string>& engine_names,
-                                            const std::vector<PairingResults>& results, const RatingOptions& options) {
+// The list from the links of every pairing with games.
+std::expected<RatingList, std::string> fit(const std::vector<std::string>& engine_names, std::vector<Link> links,
+                                           const RatingOptions& options) {
   const size_t n = engine_names.size();
   RatingList list;
   list.engines.resize(n);
   std::vector<std::vector<int>> neighbours(n);
-  for (const PairingResults& p : results) {
+  for (const Link& p : links) {
     if (p.a < 0 || p.b < 0 || size_t(p.a) >= n || size_t(p.b) >= n || p.a == p.b)
       return std::unexpected("a pairing names an engine outside the list");
-    const int64_t games = p.wdl.games();
-    if (games == 0) continue;
-    const double points_a = double(p.wdl.wins) + 0.5 * double(p.wdl.draws);
-    list.engines[size_t(p.a)].games += games;
-    list.engines[size_t(p.b)].games += games;
-    list.engines[size_t(p.a)].points += points_a;
-    list.engines[size_t(p.b)].points += double(games) - points_a;
+  }
+  std::erase_if(links, [](const Link& p) { return p.games == 0; });
+  for (const Link& p : links) {
+    list.engines[size_t(p.a)].games += p.games;
+    list.engines[size_t(p.b)].games += p.games;
+    list.engines[size_t(p.a)].points += p.points;
+    list.engines[size_t(p.b)].points += p.weight - p.points;
+    list.engines[size_t(p.a)].lost += p.weight - p.points;
+    list.engines[size_t(p.b)].lost += p.points;
     neighbours[size_t(p.a)].push_back(p.b);
     neighbours[size_t(p.b)].push_back(p.a);
   }
@@ -213,10 +231,10 @@ std::expected<RatingList, std::string> rate(const std::vector<std::string>& engi
   for (int e : rated)
     if (e != fixed) free.var_of[size_t(e)] = int(free.engine_of.size()), free.engine_of.push_back(e);
   std::vector<double> r(n, 0.0);
-  auto iterations = maximise_likelihood(results, free, r);
+  auto iterations = maximise_likelihood(links, free, r);
   if (!iterations) return std::unexpected(iterations.error());
   list.iterations = *iterations;
-  auto free_cov = sandwich_covariance(results, free, r);
+  auto free_cov = sandwich_covariance(links, free, r);
   if (!free_cov) return std::unexpected(free_cov.error());
 
   // Covariance of all ratings (the fixed engine's row is zero), then the shift to the anchor or to mean 0.
@@ -235,7 +253,7 @@ std::expected<RatingList, std::string> rate(const std::vector<std::string>& engi
     er.error = Z_95 * std::sqrt(std::max(0.0, cov[size_t(e)][size_t(e)]));
     er.lower = er.elo - er.error;
     er.upper = er.elo + er.error;
-    er.all_won = er.points == double(er.games);
+    er.all_won = er.lost == 0.0;
     er.all_lost = er.points == 0.0;
   }
   list.order = rated;
@@ -249,6 +267,54 @@ std::expected<RatingList, std::string> rate(const std::vector<std::string>& engi
   }
   list.covariance = std::move(cov);
   return list;
+}
+
+}  // namespace
+
+void WeightedResults::add(Outcome o, double weight) {
+  ++games;
+  (o == Outcome::Win ? wins : o == Outcome::Draw ? draws : losses) += weight;
+  (o == Outcome::Win ? wins_sq : o == Outcome::Draw ? draws_sq : losses_sq) += weight * weight;
+}
+
+std::expected<RatingList, std::string> rate(const std::vector<std::string>& engine_names,
+                                            const std::vector<PairingResults>& results, const RatingOptions& options) {
+  std::vector<Link> links;
+  for (const PairingResults& p : results) {
+    Link l;
+    l.a = p.a;
+    l.b = p.b;
+    l.games = p.wdl.games();
+    l.weight = double(l.games);
+    l.points = double(p.wdl.wins) + 0.5 * double(p.wdl.draws);
+    l.prior = options.virtual_draws;
+    l.wins_sq = double(p.wdl.wins);
+    l.draws_sq = double(p.wdl.draws);
+    l.losses_sq = double(p.wdl.losses);
+    l.penta = p.penta;
+    links.push_back(l);
+  }
+  return fit(engine_names, std::move(links), options);
+}
+
+std::expected<RatingList, std::string> rate_weighted(const std::vector<std::string>& engine_names,
+                                                     const std::vector<WeightedResults>& results,
+                                                     const RatingOptions& options) {
+  std::vector<Link> links;
+  for (const WeightedResults& p : results) {
+    Link l;
+    l.a = p.a;
+    l.b = p.b;
+    l.games = p.games;
+    l.weight = p.wins + p.draws + p.losses;
+    l.points = p.wins + 0.5 * p.draws;
+    l.prior = options.virtual_draws;
+    l.wins_sq = p.wins_sq;
+    l.draws_sq = p.draws_sq;
+    l.losses_sq = p.losses_sq;
+    links.push_back(l);
+  }
+  return fit(engine_names, std::move(links), options);
 }
 
 }  // namespace arena::stats

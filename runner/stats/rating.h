@@ -13,6 +13,11 @@
 // count with their pairs' spread. With the anchor fixed its rating has no error; with mean 0 the errors are those
 // of each rating minus the mean.
 //
+// Weighted games (rate_weighted): each game counts with a weight, as Floodgate's ratings weigh games by age; the
+// same model and intervals, with the spread taken from the squared weights. The virtual draws can be set to 0 for
+// mk_rate's plain maximum likelihood, which has no finite answer when a player or a group won (or lost) every
+// game against the rest: that is then an error, as mk_rate aborts.
+//
 // Only engines connected by games can be put on one scale: a list whose games fall into two groups that never
 // met is an error naming two engines that cannot be compared.
 
@@ -34,9 +39,20 @@ struct PairingResults {
   PentaCounts penta;  // the complete game pairs among them (empty if the games are not paired)
 };
 
+// Games weighted one by one (rate_weighted), from engine a's point of view.
+struct WeightedResults {
+  int a = 0;
+  int b = 0;
+  int64_t games = 0;                                // how many, whatever their weights
+  double wins = 0, draws = 0, losses = 0;           // summed weights
+  double wins_sq = 0, draws_sq = 0, losses_sq = 0;  // summed squared weights
+  void add(Outcome o, double weight);
+};
+
 struct RatingOptions {
   std::optional<int> anchor;  // this engine's rating is fixed at anchor_elo; none: the mean of the ratings is 0
   double anchor_elo = 0;
+  double virtual_draws = 1;  // per pairing played; 0: plain maximum likelihood
 };
 
 struct EngineRating {
@@ -44,7 +60,8 @@ struct EngineRating {
   double lower = 0, upper = 0;  // 95 % interval
   double error = 0;             // half its width
   int64_t games = 0;
-  double points = 0;
+  double points = 0;      // summed weights of the points, for weighted games
+  double lost = 0;        // the points it gave away (weighted likewise)
   bool all_won = false;   // every game won: the rating is a lower bound
   bool all_lost = false;  // every game lost: an upper bound
 };
@@ -62,5 +79,8 @@ struct RatingList {
 std::expected<RatingList, std::string> rate(const std::vector<std::string>& engine_names,
                                             const std::vector<PairingResults>& results,
                                             const RatingOptions& options = {});
+std::expected<RatingList, std::string> rate_weighted(const std::vector<std::string>& engine_names,
+                                                     const std::vector<WeightedResults>& results,
+                                                     const RatingOptions& options = {});
 
 }  // namespace arena::stats

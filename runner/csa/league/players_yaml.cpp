@@ -2,6 +2,10 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <charconv>
+
+#include "output/local_time.h"
+
 namespace arena::csa::league {
 
 std::expected<std::map<std::string, double>, std::string> read_player_rates(const std::filesystem::path& file) {
@@ -27,6 +31,51 @@ std::expected<std::map<std::string, double>, std::string> read_player_rates(cons
     return std::unexpected(file.string() + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
   return rates;
+}
+
+namespace {
+
+// A float as Ruby's YAML writes one: the shortest form that reads back, with ".0" when it is whole.
+std::string ruby_float(double v) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  std::string s(buf, end);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+// "2024-01-31 12:00:00.000000000 +09:00", Ruby's YAML form of a Time.
+std::string ruby_time(WallTime t) {
+  std::string offset = output::format_local_time(t, "%z");  // "+0900"
+  if (offset.size() == 5) offset.insert(3, ":");
+  return output::format_local_time(t, "%Y-%m-%d %H:%M:%S") + ".000000000 " + offset;
+}
+
+}  // namespace
+
+std::string players_yaml_text(const LeagueRatings& ratings) {
+  std::string out = "---\nplayers:\n";
+  int group = -1;
+  auto open_group = [&](int g) {
+    if (g == group) return;
+    group = g;
+    out += "  " + std::to_string(g) + ":\n";
+  };
+  bool wrote_999 = false;
+  for (const LeaguePlayer& p : ratings.players) {
+    if (p.rating_group == 999 && p.win < 1 && p.loss < 1) continue;
+    open_group(p.rating_group);
+    wrote_999 |= p.rating_group == 999;
+    out += "    " + p.id + ":\n";
+    out += "      name: " + p.name + "\n";
+    out += "      rating_group: " + std::to_string(p.rating_group) + "\n";
+    out += "      rate: " + (p.rating_group == 999 ? std::string("0") : ruby_float(p.rate)) + "\n";
+    out += "      last_modified: " + ruby_time(p.last_modified) + "\n";
+    out += "      win: " + ruby_float(p.win) + "\n";
+    out += "      loss: " + ruby_float(p.loss) + "\n";
+  }
+  if (!wrote_999) out += "  999: {}\n";
+  return out;
 }
 
 }  // namespace arena::csa::league

@@ -48,9 +48,20 @@ void CsaServerCli::add_to(CLI::App& app) {
                  "Folder of the groups' <name>.conf schedules (shogi-server's topdir; default --out)")
       ->type_name("DIR");
   app.add_option("--players", players_,
-                 "Ratings for the pairing, shogi-server's players.yaml (default "
-                 "<conf-dir>/players.yaml; read before each round)")
+                 "Pair by the ratings of this players.yaml (an existing Floodgate's, read before each round) "
+                 "instead of the server's own, computed from <out>/00LIST into <out>/players.yaml")
       ->type_name("FILE");
+  app.add_option("--rating-half-life", rating_half_life_, "Days after which a game weighs half (mk_rate's 60)")
+      ->check(CLI::Range(1.0, 100000.0))
+      ->type_name("DAYS");
+  app.add_option("--rating-min-games", rating_min_games_,
+                 "Weighted games a player needs to be rated in players.yaml (mk_rate's 15)")
+      ->check(CLI::Range(0.0, 100000.0))
+      ->type_name("N");
+  app.add_option("--rate-only", rate_only_,
+                 "Recompute the ratings of the records in DIR (DIR/00LIST) into DIR/players.yaml and "
+                 "DIR/ratings.json, print them, and exit")
+      ->type_name("DIR");
   app.add_option("--web", web_,
                  "Serve a live page of the games: PORT (on 127.0.0.1) or HOST:PORT (0.0.0.0:PORT for every interface)")
       ->type_name("ADDRESS");
@@ -81,11 +92,9 @@ std::expected<CsaServerConfig, std::string> CsaServerCli::build() const {
     return Error(groups.error());
   else
     config.floodgate_groups = std::move(*groups);
-  const std::filesystem::path conf_dir = floodgate_conf_dir_.empty() ? out_ : floodgate_conf_dir_;
-  if (!players_.empty())
-    config.players_file = players_;
-  else if (!config.floodgate_groups.empty() && !conf_dir.empty())
-    config.players_file = conf_dir / "players.yaml";
+  config.players_file = players_;
+  config.rating.half_life_days = rating_half_life_;
+  config.rating.games_limit = rating_min_games_;
   if (!web_.empty())
     if (auto web = config::parse_listen_address(web_, config::DEFAULT_WEB_PORT); !web)
       return Error("--web '" + web_ + "': " + web.error());

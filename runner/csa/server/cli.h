@@ -25,6 +25,8 @@ class CsaServerCli {
   std::expected<CsaServerConfig, std::string> build() const;
   // --web as given (checked by build()): the caller serves the live page of the server's games there.
   const std::string& web() const { return web_; }
+  // --rate-only DIR: only recompute the ratings of DIR's records (with build()'s rating settings).
+  const std::string& rate_only() const { return rate_only_; }
 
  private:
   std::expected<std::vector<league::FloodgateGroupConfig>, std::string> floodgate_groups() const;
@@ -46,6 +48,9 @@ class CsaServerCli {
   int floodgate_interval_s_ = 0;
   std::string floodgate_conf_dir_;
   std::string players_;
+  double rating_half_life_ = 60;
+  double rating_min_games_ = 15;
+  std::string rate_only_;
 };
 
 }  // namespace arena::csa

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "csa/league/floodgate_group.h"
+#include "csa/league/ratings.h"
 #include "rules/types.h"
 
 namespace arena::csa {
@@ -83,9 +84,12 @@ struct CsaServerConfig {
   // waiting is paired at once by the group's pairing factory; the games are played with the group's settings.
   // Other game names, Floodgate-shaped or not, pair the first two players who ask, at once.
   std::vector<league::FloodgateGroupConfig> floodgate_groups;
-  // shogi-server's players.yaml, read before each round for the ratings the pairing uses; none when empty or
-  // missing (everyone counts as unrated).
+  // Ratings kept elsewhere (shogi-server's players.yaml of an existing Floodgate), read before each round for the
+  // pairing. When empty, the groups' ratings are this server's own: computed as mk_rate does from the results list
+  // at start, before each round and when a round's last game ends, and written to <output_dir>/players.yaml and
+  // <output_dir>/ratings.json (no ratings without output_dir).
   std::filesystem::path players_file;
+  league::LeagueRatingOptions rating;
 
   // Optional: the start of a game by its game name ("startpos" or "sfen <sfen>", either optionally followed by
   // "moves <usi>..."), e.g. an opening for a tournament. Moves are sent in the Position block as "<move>,T1" and

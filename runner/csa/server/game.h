@@ -36,6 +36,7 @@ struct GameSetup {
   std::string game_name;                    // e.g. "testgame-300-10F"
   std::string names[shogi::COLOR_NB];       // login names: Name+ / Name-
   std::string list_names[shogi::COLOR_NB];  // for the results list: "<name>+<md5(trip)>" when rated
+  double rates[shogi::COLOR_NB] = {0, 0};   // the players' ratings when the game was made (0: none), as recorded
   int total_s = 0;
   int byoyomi_s = 0;
   int increment_s = 0;

@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "csa/league/players_yaml.h"
+#include "csa/league/rating_files.h"
 #include "csa/server/md5.h"
 #include "output/local_time.h"
 
@@ -54,6 +55,7 @@ Lobby::Lobby(const CsaServerConfig& config, Hooks hooks)
     log("Floodgate group " + g.name + ": pairs " + g.schedule.describe() + " by " +
         g.schedule.settings().pairing_factory + ", next at " + when_text(groups_.back()->next_pairing()));
   }
+  if (!groups_.empty()) refresh_rates();  // players.yaml rebuilt from the records before anyone logs in
 }
 
 Lobby::~Lobby() = default;
@@ -429,19 +431,28 @@ bool Lobby::wait_for_round(Player& p, bool challenge, league::FloodgateGroup& gr
   return true;
 }
 
-std::map<std::string, double> Lobby::player_rates() {
-  if (config_.players_file.empty()) return {};
-  auto rates = league::read_player_rates(config_.players_file);
-  if (!rates) {
-    log("ratings not read, everyone counts as unrated: " + rates.error());
-    return {};
+void Lobby::refresh_rates() {
+  if (!config_.players_file.empty()) {
+    auto rates = league::read_player_rates(config_.players_file);
+    if (!rates) log("ratings not read, the ones read before are kept: " + rates.error());
+    if (rates) rates_ = std::move(*rates);
+    return;
   }
-  return *rates;
+  if (config_.output_dir.empty()) return;
+  league::RatingFiles files;
+  files.results_list = config_.results_file.empty() ? config_.output_dir / "00LIST" : config_.results_file;
+  files.players_yaml = config_.output_dir / "players.yaml";
+  files.ratings_json = config_.output_dir / "ratings.json";
+  std::vector<std::string> notes;
+  const league::LeagueRatings ratings = league::refresh_ratings(files, config_.rating, notes);
+  for (const std::string& note : notes) log(note);
+  if (ratings.fit_error.empty()) rates_ = ratings.rates();
 }
 
 // A round of a Floodgate group: everyone waiting for it is paired by its factory, with every decision logged.
 void Lobby::run_round(league::FloodgateGroup& group, SteadyTime now) {
-  const std::map<std::string, double> rates = player_rates();
+  refresh_rates();
+  const std::map<std::string, double>& rates = rates_;
   std::vector<league::Candidate> waiting;
   std::map<std::string, Player*> by_id;
   for (PlayerId id : logged_in_) {
@@ -491,6 +502,8 @@ void Lobby::create_game(Player& p1, Player& p2, const std::string& name, const G
   setup.names[WHITE] = white.name;
   setup.list_names[BLACK] = black.player_id.empty() ? black.name : black.player_id;
   setup.list_names[WHITE] = white.player_id.empty() ? white.name : white.player_id;
+  for (Color c : {BLACK, WHITE})
+    if (auto rate = rates_.find(setup.list_names[c]); rate != rates_.end()) setup.rates[c] = rate->second;
   setup.total_s = gn.total_s;
   setup.byoyomi_s = gn.byoyomi_s;
   setup.increment_s = gn.increment_s;
@@ -564,6 +577,11 @@ void Lobby::finish_game(uint64_t key) {
       std::optional<bool> black_won;
       if (g.outcome().winner) black_won = *g.outcome().winner == BLACK;
       group->record_game(g.setup().list_names[BLACK], g.setup().list_names[WHITE], black_won);
+      // The round's last game: the ratings as they stand now (the page and players.yaml need not wait).
+      const bool round_over = std::none_of(games_.begin(), games_.end(), [&](const auto& e) {
+        return e.second->game->setup().game_name == group->name();
+      });
+      if (round_over) refresh_rates();
     }
   }
   for (PlayerId id : entry->players) {

@@ -81,7 +81,7 @@ class Lobby {
   league::FloodgateGroup* group_of(const std::string& game_name);
   bool wait_for_round(Player& p, bool challenge, league::FloodgateGroup& group);
   void run_round(league::FloodgateGroup& group, SteadyTime now);
-  std::map<std::string, double> player_rates();
+  void refresh_rates();
   std::string floodgate_lines() const;
   void deliver(GameEntry& entry, Outbox& out);
   void finish_game(uint64_t game_key);
@@ -107,6 +107,7 @@ class Lobby {
   bool stopping_ = false;
   std::mt19937 rng_;
   std::vector<std::unique_ptr<league::FloodgateGroup>> groups_;
+  std::map<std::string, double> rates_;  // player id -> rating, for the pairing and the records
   std::mt19937_64 league_rng_;
 };
 

@@ -21,6 +21,12 @@ const char* result_word(const ServerGame& game, Color c) {
   return *o.winner == c ? "win" : "lose";
 }
 
+// A rate as shogi-server writes it (a Ruby float: "1051.0").
+std::string rate_text(double rate) {
+  std::string text = std::to_string(int64_t(rate));
+  return text + ".0";
+}
+
 std::string illegal_action(Color loser) { return loser == BLACK ? "%+ILLEGAL_ACTION" : "%-ILLEGAL_ACTION"; }
 
 }  // namespace
@@ -52,6 +58,14 @@ std::string server_csa_record(const ServerGame& game) {
   shogi::StateInfo si;
   (void)start.set(game.start_sfen(), &si);
   out += csa_board_text(start);
+  // mk_game_results (shogi-server's ratings) reads a game only with both players' ids on a 'rating: line.
+  const bool rated =
+      s.list_names[BLACK].find('+') != std::string::npos && s.list_names[WHITE].find('+') != std::string::npos;
+  if (rated) {
+    out += "'rating:" + s.list_names[BLACK] + ":" + s.list_names[WHITE] + "\n";
+    if (s.rates[BLACK] != 0) out += "'black_rate:" + s.list_names[BLACK] + ":" + rate_text(s.rates[BLACK]) + "\n";
+    if (s.rates[WHITE] != 0) out += "'white_rate:" + s.list_names[WHITE] + ":" + rate_text(s.rates[WHITE]) + "\n";
+  }
   size_t initial = 0;
   for (const ServerMove& m : game.moves()) initial += m.initial;
   if (initial > 0) out.append("'").append(std::to_string(initial)).append(" moves played before the game\n");
@@ -108,6 +122,8 @@ std::string server_csa_record(const ServerGame& game) {
   if (o.kind != GameEndKind::None)
     out += std::string("'summary:") + summary_type(o.kind) + ":" + s.names[BLACK] + " " + result_word(game, BLACK) +
            ":" + s.names[WHITE] + " " + result_word(game, WHITE) + "\n";
+  // Last, as shogi-server ends its records (mk_game_results takes the time from this comment line).
+  if (game.end_time() != SystemTime{}) out += "'$END_TIME:" + output::record_time_text(game.end_time()) + "\n";
   return out;
 }
 
@@ -120,7 +136,9 @@ std::string results_list_line(const ServerGame& game, const std::string& record_
   out += result_word(game, BLACK);
   out += '\t' + s.list_names[BLACK] + '\t' + s.list_names[WHITE] + '\t';
   out += result_word(game, WHITE);
-  out += '\t' + record_path + '\n';
+  size_t moves = 0;
+  for (const ServerMove& m : game.moves()) moves += !m.initial;
+  out += '\t' + record_path + '\t' + std::to_string(moves) + '\n';
   return out;
 }
 

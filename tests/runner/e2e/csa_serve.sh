@@ -119,7 +119,35 @@ expect_error "need --floodgate NAMES" serve --floodgate-interval 5
 mkdir -p "$TMP/fgconf"
 printf 'set max_moves 200\nThx 22:00\n' >"$TMP/fgconf/floodgate-600-10F.conf"
 expect_error "floodgate-600-10F.conf:2: expected a day" serve --floodgate floodgate-600-10F --floodgate-conf-dir "$TMP/fgconf"
+expect_error "expected the folder of a server's records" serve --rate-only "$TMP/nonexistent"
+expect_error "00LIST does not exist" serve --rate-only "$TMP/fgconf"
 pass "command-line errors are one line with exit code 2"
+
+# --- 4. --rate-only: the ratings of a folder of records alone, as shogi-server's mk_game_results | mk_rate -------
+mkdir -p "$TMP/league"
+now=$(date '+%Y/%m/%d %H:%M:%S')
+a="alpha+0123456789abcdef0123456789abcdef"
+b="beta+fedcba9876543210fedcba9876543210"
+for i in $(seq 10 25); do  # 16 games: alpha wins 12, beta 4
+  if [ "$i" -lt 22 ]; then marks=(win lose); else marks=(lose win); fi
+  printf '%s	toryo	%s	%s	%s	%s	%s	80
+' "$now" "${marks[0]}" "$a" "$b" "${marks[1]}" \
+    "$TMP/league/x/local+floodgate-600-10F+alpha+beta+202611290000$i.csa" >>"$TMP/league/00LIST"
+done
+printf 'garbage line\n' >>"$TMP/league/00LIST"
+"$ARENA" serve --rate-only "$TMP/league" >"$TMP/league.out" 2>"$TMP/league.err" || fail "--rate-only failed: $(cat "$TMP/league.err")"
+grep -q "00LIST:17: expected 7 or 8 tab-separated columns" "$TMP/league.err" || fail "the bad line is not named: $(cat "$TMP/league.err")"
+grep -Eq '^1 +alpha +0 +1095 ' "$TMP/league.out" || fail "alpha is not first at 1095: $(cat "$TMP/league.out")"
+grep -Eq '^2 +beta +0 +904 ' "$TMP/league.out" || fail "beta is not second at 904: $(cat "$TMP/league.out")"
+grep -q "^16 games counted" "$TMP/league.out" || fail "not 16 games counted: $(cat "$TMP/league.out")"
+grep -q "^      rate: 1095.0$" "$TMP/league/players.yaml" || fail "players.yaml: $(cat "$TMP/league/players.yaml")"
+[ "$(jq '.players | length' "$TMP/league/ratings.json")" = 2 ] || fail "ratings.json: $(cat "$TMP/league/ratings.json")"
+if command -v ruby >/dev/null; then  # shogi-server reads players.yaml with YAML::Store
+  ruby -ryaml/store -e 'p = YAML::Store.new(ARGV[0]).transaction(true) { |db| db["players"] }
+    exit(p[0]["'"$a"'"]["rate"] == 1095 && p[0]["'"$a"'"]["last_modified"].is_a?(Time) ? 0 : 1)' \
+    "$TMP/league/players.yaml" || fail "Ruby's YAML::Store does not read players.yaml as shogi-server would"
+fi
+pass "--rate-only rates a folder's records as mk_rate does (alpha 1095, beta 904)"
 
 set +e
 "$ARENA" serve --listen "127.0.0.1:$PORT" >/dev/null 2>&1 &

@@ -161,3 +161,57 @@ TEST_CASE("what cannot be rated is an error that says why") {
   CHECK(partial->order.size() == 2);
   CHECK(partial->engines[2].games == 0);
 }
+
+TEST_CASE("weighted games: unit weights give rate()'s list; weights and no prior give mk_rate's plain likelihood") {
+  std::mt19937_64 rng(11);
+  std::vector<PairingResults> rr = round_robin({0, 50, 100, 150}, 30, 0.0, rng);
+  std::vector<WeightedResults> weighted;
+  for (PairingResults& p : rr) {
+    p.penta = {};  // single games: the spread over games, as the weighted fit has it
+    WeightedResults w{p.a, p.b};
+    for (int64_t i = 0; i < p.wdl.wins; ++i) w.add(Outcome::Win, 1.0);
+    for (int64_t i = 0; i < p.wdl.draws; ++i) w.add(Outcome::Draw, 1.0);
+    for (int64_t i = 0; i < p.wdl.losses; ++i) w.add(Outcome::Loss, 1.0);
+    weighted.push_back(w);
+  }
+  const std::vector<std::string> names = {"a", "b", "c", "d"};
+  const auto plain = rate(names, rr);
+  const auto same = rate_weighted(names, weighted);
+  REQUIRE(plain.has_value());
+  REQUIRE(same.has_value());
+  for (size_t i = 0; i < names.size(); ++i) {
+    CHECK(same->engines[i].elo == doctest::Approx(plain->engines[i].elo).epsilon(1e-9));
+    CHECK(same->engines[i].error == doctest::Approx(plain->engines[i].error).epsilon(1e-9));
+    CHECK(same->engines[i].games == plain->engines[i].games);
+  }
+
+  // Two players, no prior: the difference is exactly 400 log10(wins / losses), weights included.
+  WeightedResults two{0, 1};
+  two.add(Outcome::Win, 1.0);
+  two.add(Outcome::Win, 1.0);
+  two.add(Outcome::Draw, 0.5);  // half a win, half a loss, at half weight
+  two.add(Outcome::Loss, 1.0);
+  RatingOptions plain_ml;
+  plain_ml.virtual_draws = 0;
+  const auto ml = rate_weighted({"x", "y"}, {two}, plain_ml);
+  REQUIRE(ml.has_value());
+  const double diff = ml->engines[0].elo - ml->engines[1].elo;
+  CHECK(diff == doctest::Approx(400.0 * std::log10(2.25 / 1.25)).epsilon(1e-6));
+  CHECK(ml->engines[0].elo == doctest::Approx(diff / 2).epsilon(1e-9));  // mean 0
+  CHECK(ml->engines[0].games == 4);
+  CHECK(ml->engines[0].points == doctest::Approx(2.25));
+  CHECK(ml->engines[0].lost == doctest::Approx(1.25));
+  CHECK(ml->engines[0].error > 0);
+
+  // No prior and one player won everything: no finite answer, said so (mk_rate aborts).
+  WeightedResults swept{0, 1};
+  swept.add(Outcome::Win, 1.0);
+  swept.add(Outcome::Win, 0.8);
+  const auto none = rate_weighted({"x", "y"}, {swept}, plain_ml);
+  REQUIRE_FALSE(none.has_value());
+  CHECK(none.error().find("do not converge") != std::string::npos);
+  // With the virtual draw the same games are rated, as a bound.
+  const auto bounded = rate_weighted({"x", "y"}, {swept});
+  REQUIRE(bounded.has_value());
+  CHECK(bounded->engines[0].all_won);
+}

@@ -97,6 +97,27 @@ TEST_CASE("x1 players wait for the round, play, and are paired again at the next
   const std::string log = s.log();
   CHECK(log.find(GROUP + " round") != std::string::npos);
   CHECK(log.find("rematch +400") != std::string::npos);
+
+  // The record carries what shogi-server's rating scripts read; the ratings were rebuilt when the round ended.
+  REQUIRE(s.server().wait_for_finished_games(1, 5s));
+  const std::string record = read_file(s.server().finished_games().at(0).record_path);
+  const std::string alice_id = "alice+" + arena::csa::md5_hex("pw-alice");
+  const std::string bob_id = "bob+" + arena::csa::md5_hex("pw-bob");
+  const std::string rating_line = first_black == "alice" ? "'rating:" + alice_id + ":" + bob_id + "\n"
+                                                         : "'rating:" + bob_id + ":" + alice_id + "\n";
+  CHECK(record.find("\nP9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n+\n" + rating_line) != std::string::npos);  // after the board
+  CHECK(record.find("'black_rate:") == std::string::npos);                                        // nobody is rated yet
+  const size_t end_time = record.rfind("\n'$END_TIME:");
+  REQUIRE(end_time != std::string::npos);
+  CHECK(record.find('\n', end_time + 1) == record.size() - 1);  // the last line
+  const std::string yaml = read_file(s.config().output_dir / "players.yaml");
+  CHECK(yaml.starts_with("---\nplayers:\n  999:\n"));
+  CHECK(yaml.find("    " + alice_id + ":\n      name: alice\n      rating_group: 999\n      rate: 0\n") !=
+        std::string::npos);
+  const std::string json = read_file(s.config().output_dir / "ratings.json");
+  CHECK(json.find("\"counted_games\":1") != std::string::npos);
+  CHECK(json.find("\"name\":\"bob\"") != std::string::npos);
+  CHECK(log.find("ratings: ") == std::string::npos);  // nothing skipped
   CHECK(log.find("alice waits for " + GROUP + ", paired at ") != std::string::npos);
 }
 
@@ -141,14 +162,26 @@ TEST_CASE("players.yaml's rates pair the closest ratings") {
   std::map<std::string, std::unique_ptr<TestClient>> clients;
   for (const auto& [name, rate] : rates) clients[name] = x1_waiting(s.port(), name);
   std::map<std::string, std::string> opponent;
+  std::map<std::string, Lines> summaries;
   for (auto& [name, c] : clients) {
     Lines summary = c->read_until("END Game_Summary", 4000ms);
     REQUIRE(summary.back() == "END Game_Summary");
     opponent[name] = opponent_in(summary, name);
+    summaries[name] = summary;
   }
   CHECK(opponent["ann"] == "cat");
   CHECK(opponent["ben"] == "dan");
   CHECK(s.log().find("rating difference 10") != std::string::npos);
+  // The games record the rates they were paired by, as shogi-server does.
+  Lines& ann_summary = summaries["ann"];
+  agree_and_resign(*clients["ann"], *clients["cat"], ann_summary);
+  REQUIRE(s.server().wait_for_finished_games(1, 5s));
+  const std::string record = read_file(s.server().finished_games().at(0).record_path);
+  const std::string black = value_of(ann_summary, "Name+:");
+  CHECK(record.find("'black_rate:" + black + "+" + arena::csa::md5_hex("pw-" + black) + ":" +
+                    std::to_string(rates.at(black)) + ".0\n") != std::string::npos);
+  // Ratings from a file are not overwritten by the server's own.
+  CHECK_FALSE(std::filesystem::exists(s.config().output_dir / "players.yaml"));
   std::filesystem::remove_all(dir);
 }
 

@@ -347,7 +347,10 @@ TEST_CASE("the record and the results list line") {
   CHECK(rec.find("$TIME_LIMIT:00:01+00\n'Max_Moves:256\n'Least_Time_Per_Move:0\nP1-KY") != std::string::npos);
   CHECK(rec.find("+\n+7776FU\nT1\n%TORYO\n'summary:toryo:alice win:bob lose\n") != std::string::npos);
   std::string line = results_list_line(*g.game, "/x/y.csa");
-  CHECK(line.find("\ttoryo\twin\talice\tbob\tlose\t/x/y.csa\n") != std::string::npos);
+  CHECK(line.find("\ttoryo\twin\talice\tbob\tlose\t/x/y.csa\t1\n") != std::string::npos);
+  CHECK(rec.ends_with("'summary:toryo:alice win:bob lose\n'$END_TIME:" + rec.substr(rec.find("$END_TIME:") + 10, 19) +
+                      "\n"));
+  CHECK(rec.find("'rating:") == std::string::npos);  // no trips
   CHECK(record_relative_path(*g.game).ends_with("/local+r-60-0+alice+bob+20260101000000.csa"));
 }
 
