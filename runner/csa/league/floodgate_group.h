@@ -8,6 +8,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "csa/league/history.h"
@@ -40,6 +41,12 @@ class FloodgateGroup {
   const GroupSettings& settings() const { return config_.schedule.settings(); }
   // A finished game of the group between two player ids (black_won nullopt: a draw).
   void record_game(const std::string& black, const std::string& white, std::optional<bool> black_won);
+  // A round played before a restart, from a line of the group's rounds log; false for a line that is not one.
+  bool restore_round(std::string_view rounds_log_line);
+  // The rounds log's line for a round just planned (the server appends it to <out>/<group>.rounds):
+  //   <time YYYY/MM/DD HH:MM:SS> TAB <round> TAB <left-out ids, comma-separated> TAB <"black white" pairs,
+  //   comma-separated>
+  std::string rounds_log_line(const RoundPlan& plan, WallTime now) const;
   int rounds() const { return rounds_; }
   const GroupHistory& history() const { return history_; }
 

@@ -18,9 +18,9 @@ LeagueRatings refresh_ratings(const RatingFiles& files, LeagueRatingOptions opti
   for (std::string& w : list.warnings) log.push_back(std::move(w));
   LeagueRatings ratings = rate_league(list.games, options);
   for (const std::string& note : ratings.notes) log.push_back("ratings: " + note);
-  if (!ratings.fit_error.empty()) {
-    log.push_back("ratings: " + ratings.fit_error + "; " + files.players_yaml.string() + " is left as it was");
-  } else if (!files.players_yaml.empty()) {
+  if (!ratings.fit_error.empty())
+    log.push_back("ratings: " + ratings.fit_error + "; its players are listed unrated (group 999)");
+  if (!files.players_yaml.empty()) {
     if (auto ok = output::write_file_atomically(files.players_yaml.string(), players_yaml_text(ratings), "the ratings");
         !ok)
       log.push_back(ok.error());

@@ -13,7 +13,7 @@ namespace arena::csa::league {
 
 struct RatingFiles {
   std::filesystem::path results_list;  // 00LIST
-  std::filesystem::path players_yaml;  // written, unless mk_rate's fit failed (the previous one is kept)
+  std::filesystem::path players_yaml;  // written
   std::filesystem::path ratings_json;  // written
 };
 

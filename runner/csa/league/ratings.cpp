@@ -215,7 +215,8 @@ LeagueRatings rate_league(const std::vector<ListedGame>& games, const LeagueRati
   for (size_t g = 0; g < groups.size(); ++g) {
     auto fit = fit_group(groups[g], c, 0.0);
     if (!fit) {
-      out.fit_error = "rating group " + std::to_string(g) + " (" + name_of(groups[g][0]) + ", ...): " + fit.error();
+      out.fit_error += (out.fit_error.empty() ? "" : "; ") +
+                       ("rating group " + std::to_string(g) + " (" + name_of(groups[g][0]) + ", ...): " + fit.error());
       for (const std::string& id : groups[g]) players[id].rating_group = -1;  // not rated this time
       continue;
     }

@@ -9,7 +9,7 @@
 // weighted wins and losses are each at least 1 and together at least `games_limit` (the filter is repeated until
 // it holds for everyone left); the rated players fall into groups that met, largest first, each rated by plain
 // maximum likelihood with mean 1000, truncated to an integer. Everyone else with at least 1 weighted win or loss
-// is in group 999 with rate 0.
+// is in group 999 with rate 0. Where mk_rate aborts (a group without finite ratings), only that group goes to 999.
 //
 // This project's list adds what mk_rate lacks: every player with games, in the groups that met, with one
 // virtual draw per pairing (so that a player who won everything still has a finite, bounded rating), a 95 %
@@ -54,8 +54,9 @@ struct LeagueRatings {
   std::vector<LeaguePlayer> players;
   int counted_games = 0;
   std::vector<std::string> notes;  // skipped lines, games not counted and why (one line each kind)
-  // Non-empty when mk_rate's fit found no finite ratings for a group (mk_rate then writes nothing): a server
-  // keeps its previous players.yaml.
+  // Non-empty when mk_rate's fit found no finite ratings for a group (a player or group that won or lost every
+  // game against the rest; mk_rate then aborts and writes nothing): that group's players are put in group 999,
+  // the others are rated as usual.
   std::string fit_error;
   // player id -> mk_rate's rate (0 for group 999), what the pairing reads.
   std::map<std::string, double> rates() const;

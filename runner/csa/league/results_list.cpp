@@ -49,6 +49,16 @@ std::string ListedGame::game_name() const {
   return stem.substr(first + 1, second - first - 1);
 }
 
+std::vector<std::string_view> split_fields(std::string_view line, char separator) {
+  std::vector<std::string_view> fields;
+  for (size_t start = 0;;) {
+    const size_t end = line.find(separator, start);
+    fields.push_back(line.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    if (end == std::string_view::npos) return fields;
+    start = end + 1;
+  }
+}
+
 ResultsList parse_results_list(std::string_view text, const std::string& file) {
   ResultsList list;
   int line_no = 0;
@@ -59,13 +69,7 @@ ResultsList parse_results_list(std::string_view text, const std::string& file) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty()) continue;
-    std::vector<std::string_view> cols;
-    for (size_t start = 0;;) {
-      const size_t tab = line.find('\t', start);
-      cols.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
-      if (tab == std::string_view::npos) break;
-      start = tab + 1;
-    }
+    const std::vector<std::string_view> cols = split_fields(line, '\t');
     const std::string where = file + ":" + std::to_string(line_no) + ": ";
     if (cols.size() < 7) {
       list.warnings.push_back(where + "expected 7 or 8 tab-separated columns, got " + std::to_string(cols.size()));

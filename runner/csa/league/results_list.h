@@ -35,6 +35,8 @@ struct ResultsList {
 };
 
 ResultsList parse_results_list(std::string_view text, const std::string& file);
+// A line's fields between `separator`s (an empty line is one empty field).
+std::vector<std::string_view> split_fields(std::string_view line, char separator);
 // A missing file is an empty list (no game has finished yet).
 ResultsList read_results_list(const std::filesystem::path& file);
 

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <ctime>
+#include <fstream>
 
 #include "csa/league/players_yaml.h"
 #include "csa/league/rating_files.h"
+#include "csa/league/results_list.h"
 #include "csa/server/md5.h"
 #include "output/local_time.h"
 
@@ -55,7 +57,36 @@ Lobby::Lobby(const CsaServerConfig& config, Hooks hooks)
     log("Floodgate group " + g.name + ": pairs " + g.schedule.describe() + " by " +
         g.schedule.settings().pairing_factory + ", next at " + when_text(groups_.back()->next_pairing()));
   }
-  if (!groups_.empty()) refresh_rates();  // players.yaml rebuilt from the records before anyone logs in
+  if (!groups_.empty()) {
+    restore_groups();
+    refresh_rates();  // players.yaml rebuilt from the records before anyone logs in
+  }
+}
+
+std::filesystem::path Lobby::rounds_log(const league::FloodgateGroup& group) const {
+  return config_.output_dir.empty() ? std::filesystem::path() : config_.output_dir / (group.name() + ".rounds");
+}
+
+// After a restart the groups remember what they knew: the games from the results list (last opponents, colours),
+// the rounds and who sat out from each group's rounds log.
+void Lobby::restore_groups() {
+  if (config_.output_dir.empty()) return;
+  const auto list =
+      league::read_results_list(config_.results_file.empty() ? config_.output_dir / "00LIST" : config_.results_file);
+  for (const league::ListedGame& g : list.games) {
+    league::FloodgateGroup* group = group_of(g.game_name());
+    if (!group) continue;
+    std::optional<bool> black_won;
+    if (g.marks[0] == "win" || g.marks[1] == "win") black_won = g.marks[0] == "win";
+    group->record_game(g.players[0], g.players[1], black_won);
+  }
+  for (auto& group : groups_) {
+    std::ifstream in(rounds_log(*group));
+    for (std::string line; std::getline(in, line);) group->restore_round(line);
+    if (group->rounds() > 0)
+      log("Floodgate group " + group->name() + ": " + std::to_string(group->rounds()) + " rounds restored from " +
+          rounds_log(*group).string());
+  }
 }
 
 Lobby::~Lobby() = default;
@@ -446,7 +477,7 @@ void Lobby::refresh_rates() {
   std::vector<std::string> notes;
   const league::LeagueRatings ratings = league::refresh_ratings(files, config_.rating, notes);
   for (const std::string& note : notes) log(note);
-  if (ratings.fit_error.empty()) rates_ = ratings.rates();
+  rates_ = ratings.rates();
 }
 
 // A round of a Floodgate group: everyone waiting for it is paired by its factory, with every decision logged.
@@ -471,6 +502,8 @@ void Lobby::run_round(league::FloodgateGroup& group, SteadyTime now) {
       (plan.pairs.size() == 1 ? "" : "s") + " by " + plan.factory + "; next pairing at " +
       when_text(group.next_pairing()));
   for (const std::string& line : plan.describe()) log(round + ": " + line);
+  if (auto file = rounds_log(group); !file.empty())
+    std::ofstream(file, std::ios::app) << group.rounds_log_line(plan, std::chrono::system_clock::now()) << "\n";
   const auto gn = parse_game_name(group.name(), config_.max_identifier);
   for (const league::PlannedPair& pair : plan.pairs) {
     Player* black = by_id.at(pair.black.id);

@@ -82,6 +82,8 @@ class Lobby {
   bool wait_for_round(Player& p, bool challenge, league::FloodgateGroup& group);
   void run_round(league::FloodgateGroup& group, SteadyTime now);
   void refresh_rates();
+  void restore_groups();
+  std::filesystem::path rounds_log(const league::FloodgateGroup& group) const;
   std::string floodgate_lines() const;
   void deliver(GameEntry& entry, Outbox& out);
   void finish_game(uint64_t game_key);

@@ -14,9 +14,16 @@ using shogi::WHITE;
 
 namespace {
 
+// Both players have a trip: shogi-server's rating scripts read the game.
+bool rated(const GameSetup& s) {
+  return s.list_names[BLACK].find('+') != std::string::npos && s.list_names[WHITE].find('+') != std::string::npos;
+}
+
+// A game the server stopped has no winner. Between rated players it is listed as abnormal with draws, since
+// mk_rate stops at any other mark ("none"); like its other abnormal games it then counts beyond 30 moves only.
 const char* result_word(const ServerGame& game, Color c) {
   const GameOutcome& o = game.outcome();
-  if (o.kind == GameEndKind::Chudan) return "none";
+  if (o.kind == GameEndKind::Chudan) return rated(game.setup()) ? "draw" : "none";
   if (!o.winner) return "draw";
   return *o.winner == c ? "win" : "lose";
 }
@@ -25,6 +32,11 @@ const char* result_word(const ServerGame& game, Color c) {
 std::string rate_text(double rate) {
   std::string text = std::to_string(int64_t(rate));
   return text + ".0";
+}
+
+std::string list_type(const ServerGame& game) {
+  if (game.outcome().kind == GameEndKind::Chudan && rated(game.setup())) return "abnormal";
+  return summary_type(game.outcome().kind);
 }
 
 std::string illegal_action(Color loser) { return loser == BLACK ? "%+ILLEGAL_ACTION" : "%-ILLEGAL_ACTION"; }
@@ -59,9 +71,7 @@ std::string server_csa_record(const ServerGame& game) {
   (void)start.set(game.start_sfen(), &si);
   out += csa_board_text(start);
   // mk_game_results (shogi-server's ratings) reads a game only with both players' ids on a 'rating: line.
-  const bool rated =
-      s.list_names[BLACK].find('+') != std::string::npos && s.list_names[WHITE].find('+') != std::string::npos;
-  if (rated) {
+  if (rated(s)) {
     out += "'rating:" + s.list_names[BLACK] + ":" + s.list_names[WHITE] + "\n";
     if (s.rates[BLACK] != 0) out += "'black_rate:" + s.list_names[BLACK] + ":" + rate_text(s.rates[BLACK]) + "\n";
     if (s.rates[WHITE] != 0) out += "'white_rate:" + s.list_names[WHITE] + ":" + rate_text(s.rates[WHITE]) + "\n";
@@ -120,8 +130,8 @@ std::string server_csa_record(const ServerGame& game) {
       break;
   }
   if (o.kind != GameEndKind::None)
-    out += std::string("'summary:") + summary_type(o.kind) + ":" + s.names[BLACK] + " " + result_word(game, BLACK) +
-           ":" + s.names[WHITE] + " " + result_word(game, WHITE) + "\n";
+    out += "'summary:" + list_type(game) + ":" + s.names[BLACK] + " " + result_word(game, BLACK) + ":" +
+           s.names[WHITE] + " " + result_word(game, WHITE) + "\n";
   // Last, as shogi-server ends its records (mk_game_results takes the time from this comment line).
   if (game.end_time() != SystemTime{}) out += "'$END_TIME:" + output::record_time_text(game.end_time()) + "\n";
   return out;
@@ -131,7 +141,7 @@ std::string results_list_line(const ServerGame& game, const std::string& record_
   const GameSetup& s = game.setup();
   std::string out = output::record_time_text(game.end_time());
   out += '\t';
-  out += summary_type(game.outcome().kind);
+  out += list_type(game);
   out += '\t';
   out += result_word(game, BLACK);
   out += '\t' + s.list_names[BLACK] + '\t' + s.list_names[WHITE] + '\t';

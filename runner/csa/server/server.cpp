@@ -16,6 +16,7 @@
 
 #include "csa/server/lobby.h"
 #include "csa/server/record.h"
+#include "csa/server/record_store.h"
 #include "output/local_time.h"
 
 namespace arena::csa {
@@ -119,6 +120,7 @@ struct ServerCore {
   asio::steady_timer wake;
   std::optional<tcp::acceptor> acceptor;
   std::unique_ptr<Lobby> lobby;
+  std::optional<RecordStore> records;  // with an output folder
   std::set<std::shared_ptr<Session>> sessions;
   std::optional<SteadyTime> armed;
   ServerLog log;
@@ -427,22 +429,7 @@ void ServerCore::on_game_finished(const ServerGame& game) {
   f.detail = game.outcome().detail;
   f.start_time = game.created_time();
   f.end_time = game.end_time();
-  if (!config.output_dir.empty()) {
-    std::filesystem::path path = config.output_dir / record_relative_path(game);
-    std::error_code ec;
-    std::filesystem::create_directories(path.parent_path(), ec);
-    std::ofstream record(path);
-    record << server_csa_record(game);
-    if (!record) {
-      log.write("cannot write the record " + path.string());
-    } else {
-      f.record_path = path;
-    }
-    std::filesystem::path list = config.results_file.empty() ? config.output_dir / "00LIST" : config.results_file;
-    std::ofstream results(list, std::ios::app);
-    results << results_list_line(game, path.string());
-    if (!results) log.write("cannot append to the results list " + list.string());
-  }
+  if (records) f.record_path = records->finish(game);
   {
     std::lock_guard lock(mutex);
     finished.push_back(f);
@@ -452,6 +439,7 @@ void ServerCore::on_game_finished(const ServerGame& game) {
 }
 
 void ServerCore::on_game_progress(const ServerGame& game) {
+  if (records) records->progress(game);
   if (!config.on_game_progress) return;
   CsaGameProgress p;
   const GameSetup& s = game.setup();
@@ -501,6 +489,11 @@ std::expected<void, std::string> CsaServer::start() {
   if (ec) return std::unexpected("cannot listen on " + where + ": " + ec.message());
   s.bound_port = s.acceptor->local_endpoint().port();
 
+  if (!cfg.output_dir.empty()) {
+    // Records a killed server left open are closed (and listed) before the ratings and the groups read the list.
+    s.records.emplace(cfg.output_dir, cfg.results_file, [&s](const std::string& text) { s.log.write(text); });
+    s.records->recover(std::chrono::system_clock::now());
+  }
   Lobby::Hooks hooks;
   hooks.log = [&s](const std::string& text) { s.log.write(text); };
   hooks.game_finished = [&s](const ServerGame& game) { s.on_game_finished(game); };

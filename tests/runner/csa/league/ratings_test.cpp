@@ -220,3 +220,21 @@ TEST_CASE("players.yaml: mk_rate's layout, read back by the reader the pairing u
   // No game at all: an empty league, 999 still written.
   CHECK(players_yaml_text(rate_league({}, at_base())) == "---\nplayers:\n  999: {}\n");
 }
+
+TEST_CASE("a group without finite ratings (it never lost to the rest) goes to 999 where mk_rate would abort") {
+  std::vector<ListedGame> list;
+  add_series(list, "anna", "bert", 10, 10);
+  add_series(list, "carl", "anna", 10, 0);
+  add_series(list, "carl", "bert", 10, 0);
+  add_series(list, "dora", "carl", 1, 1);   // carl and dora lose only to each other
+  add_series(list, "emil", "fritz", 9, 7);  // another group, rated as usual
+  LeagueRatingOptions o = at_base();
+  o.games_limit = 0;
+  const LeagueRatings r = rate_league(list, o);
+  CHECK(r.fit_error.find("do not converge") != std::string::npos);
+  for (const char* name : {"anna", "bert", "carl", "dora"}) CHECK(find(r, name).rating_group == 999);
+  CHECK(find(r, "emil").rating_group == 1);
+  CHECK(find(r, "emil").rate > 1000);
+  CHECK(find(r, "carl").listed);  // the project's list still rates it, with its prior
+  CHECK(players_yaml_text(r).find("  1:\n    emil+") != std::string::npos);
+}

@@ -75,7 +75,7 @@ TEST_CASE("a CSA-mode game to resignation: lines, closed sockets, record and res
   CHECK(rec.find("'Increment:10\n") != std::string::npos);
   CHECK(rec.find("+7776FU\nT0\n'** 30 -3334FU\n%TORYO\n") != std::string::npos);
   std::string list = read_file(s.config().output_dir / "00LIST");
-  CHECK(list.find("\ttoryo\twin\talice\tbob\tlose\t" + g.record_path.string() + "\n") != std::string::npos);
+  CHECK(list.find("\ttoryo\twin\talice\tbob\tlose\t" + g.record_path.string() + "\t1\n") != std::string::npos);
 }
 
 TEST_CASE("0 + 2 s byoyomi: a move at 1.9 s is T1; a silent player loses within a second of the flag") {

@@ -217,6 +217,6 @@ TEST_CASE("100 concurrent games of instant-move clients, every game recorded cor
   }
   std::string list = read_file(s.config().output_dir / "00LIST");
   CHECK(std::count(list.begin(), list.end(), '\n') == GAMES);
-  for (const auto& g : finished) CHECK(list.find("\t" + g.record_path.string() + "\n") != std::string::npos);
+  for (const auto& g : finished) CHECK(list.find("\t" + g.record_path.string() + "\t") != std::string::npos);
   MESSAGE(GAMES << " concurrent games, " << total_moves << " moves, in " << seconds << " s");
 }
