@@ -54,14 +54,15 @@ std::expected<void, std::string> AtomicFileWriter::write(std::string_view text) 
   return {};
 }
 
-std::expected<void, std::string> AtomicFileWriter::commit() {
+std::expected<void, std::string> AtomicFileWriter::commit(Durability durability) {
   if (fd_ < 0) return std::unexpected(path_ + ": cannot write " + what_ + ": already ended");
-  if (::fsync(fd_) != 0) return failed(std::strerror(errno));
+  if (durability == Durability::Machine && ::fsync(fd_) != 0) return failed(std::strerror(errno));
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) return failed(std::strerror(errno));
   if (::rename(temp_.c_str(), path_.c_str()) != 0) return failed(std::strerror(errno));
   temp_.clear();
+  if (durability == Durability::Process) return {};
   // The new name must survive a crash of the machine too.
   fs::path dir = fs::path(path_).parent_path();
   if (dir.empty()) dir = ".";
@@ -73,11 +74,11 @@ std::expected<void, std::string> AtomicFileWriter::commit() {
 }
 
 std::expected<void, std::string> write_file_atomically(const std::string& path, std::string_view text,
-                                                       std::string_view what) {
+                                                       std::string_view what, Durability durability) {
   auto file = AtomicFileWriter::open(path, what);
   if (!file) return std::unexpected(file.error());
   if (auto written = file->write(text); !written) return written;
-  return file->commit();
+  return file->commit(durability);
 }
 
 }  // namespace arena::output

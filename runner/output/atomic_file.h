@@ -13,8 +13,13 @@
 namespace arena::output {
 
 // The error is one line: "<path>: cannot write <what>: <reason>" ("the report", "the tuned params file").
+// Durability::Process skips the syncs: the file is still replaced whole if the process is killed, but a crash of
+// the machine may lose the new one; for files written many times a second (the CSA server's records), where a
+// sync each would hold everything else up.
+enum class Durability { Machine, Process };
 std::expected<void, std::string> write_file_atomically(const std::string& path, std::string_view text,
-                                                       std::string_view what = "it");
+                                                       std::string_view what = "it",
+                                                       Durability durability = Durability::Machine);
 
 // The same for a file written piece by piece (a report too large to hold): nothing is at `path` until commit(),
 // and a writer dropped before it (an error on the way, an exception) removes its temporary file.
@@ -26,7 +31,8 @@ class AtomicFileWriter {
   ~AtomicFileWriter();
 
   std::expected<void, std::string> write(std::string_view text);
-  std::expected<void, std::string> commit();  // sync, rename over `path`, sync the folder
+  // Sync, rename over `path`, sync the folder (only the rename with Durability::Process).
+  std::expected<void, std::string> commit(Durability durability = Durability::Machine);
   uint64_t bytes() const { return bytes_; }
 
  private:

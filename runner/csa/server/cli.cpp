@@ -27,7 +27,7 @@ void CsaServerCli::add_to(CLI::App& app) {
       ->check(CLI::Range(8, 256));
   app.add_option("--agree-timeout", agree_timeout_s_, "Seconds both players have to AGREE a game")
       ->check(CLI::Range(1, 3600));
-  app.add_option("--max-connections", max_connections_, "Connections at once; more are refused")
+  app.add_option("--max-connections", max_connections_, "Connections at once; more are refused (default 1000)")
       ->check(CLI::Range(1, 100000));
   app.add_option("--max-line-length", max_line_length_, "Longest accepted line; a longer one drops the client")
       ->check(CLI::Range(256, 1 << 20));

@@ -37,7 +37,7 @@ class CsaServerCli {
   int least_time_per_move_ = 0;
   int max_identifier_ = 32;
   int agree_timeout_s_ = 120;
-  int max_connections_ = 256;
+  int max_connections_ = 1000;
   size_t max_line_length_ = 4096;
   std::string out_;
   std::string results_;

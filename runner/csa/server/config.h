@@ -72,7 +72,7 @@ struct CsaServerConfig {
   // max_line_burst lines faster than max_lines_per_second, when max_consecutive_errors lines in a row are
   // answered with an error (##[ERROR] or LOGIN:incorrect), or when more than max_pending_output bytes wait to be
   // sent to it (a client that does not read).
-  int max_connections = 256;
+  int max_connections = 1000;
   size_t max_line_length = 4096;
   int max_lines_per_second = 100;
   int max_line_burst = 400;

@@ -1,6 +1,11 @@
 #include "csa/server/record_store.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -41,34 +46,46 @@ RecordStore::RecordStore(std::filesystem::path output_dir, std::filesystem::path
       results_file_(results_file.empty() ? output_dir_ / "00LIST" : std::move(results_file)),
       log_(std::move(log)) {}
 
+RecordStore::~RecordStore() {
+  for (auto& [id, open] : open_)
+    if (open.fd >= 0) ::close(open.fd);
+}
+
 void RecordStore::progress(const ServerGame& game) {
-  const std::filesystem::path path = output_dir_ / record_relative_path(game);
   const std::string& id = game.setup().game_id;
-  auto it = moves_written_.find(id);
+  auto it = open_.find(id);
   std::string text;
-  std::ios::openmode mode = std::ios::app;
-  if (it == moves_written_.end()) {
+  if (it == open_.end()) {
+    const std::filesystem::path path = output_dir_ / record_relative_path(game);
     std::error_code ec;
     std::filesystem::create_directories(path.parent_path(), ec);
+    Open open;
+    open.fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+    if (open.fd < 0) log_("cannot write the record " + path.string() + ": " + std::strerror(errno));
     text = server_csa_record(game);  // the header and the moves so far
-    mode = std::ios::trunc;
-    it = moves_written_.emplace(id, game.moves().size()).first;
+    open.moves_written = game.moves().size();
+    it = open_.emplace(id, open).first;
   } else {
-    for (size_t i = it->second; i < game.moves().size(); ++i) text += move_lines(game.moves()[i]);
-    it->second = game.moves().size();
+    for (size_t i = it->second.moves_written; i < game.moves().size(); ++i) text += move_lines(game.moves()[i]);
+    it->second.moves_written = game.moves().size();
   }
-  std::ofstream out(path, std::ios::out | mode);
-  out << text;
-  if (!out) log_("cannot write the record " + path.string());
+  // One write, unbuffered: what was played is in the file (the kernel's) even if the process dies next.
+  if (it->second.fd >= 0 && ::write(it->second.fd, text.data(), text.size()) != ssize_t(text.size()))
+    log_("cannot write the record of " + id + ": " + std::strerror(errno));
 }
 
 std::filesystem::path RecordStore::finish(const ServerGame& game) {
-  moves_written_.erase(game.setup().game_id);
+  if (auto it = open_.find(game.setup().game_id); it != open_.end()) {
+    if (it->second.fd >= 0) ::close(it->second.fd);
+    open_.erase(it);
+  }
   const std::filesystem::path path = output_dir_ / record_relative_path(game);
   std::error_code ec;
   std::filesystem::create_directories(path.parent_path(), ec);
   std::filesystem::path written = path;
-  if (auto ok = output::write_file_atomically(path.string(), server_csa_record(game), "the record"); !ok) {
+  if (auto ok = output::write_file_atomically(path.string(), server_csa_record(game), "the record",
+                                              output::Durability::Process);
+      !ok) {
     log_(ok.error());
     written.clear();
   }

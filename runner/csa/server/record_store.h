@@ -19,6 +19,9 @@ class RecordStore {
  public:
   using Log = std::function<void(const std::string&)>;
   RecordStore(std::filesystem::path output_dir, std::filesystem::path results_file, Log log);
+  ~RecordStore();
+  RecordStore(const RecordStore&) = delete;
+  RecordStore& operator=(const RecordStore&) = delete;
 
   // The game started or played a move: its record so far is on disk.
   void progress(const ServerGame& game);
@@ -37,7 +40,12 @@ class RecordStore {
   std::filesystem::path output_dir_;
   std::filesystem::path results_file_;
   Log log_;
-  std::map<std::string, size_t> moves_written_;  // by Game_ID, for the records being played
+  // The records being played, by Game_ID: kept open (a descriptor each) so that a move costs one write.
+  struct Open {
+    int fd = -1;
+    size_t moves_written = 0;
+  };
+  std::map<std::string, Open> open_;
 };
 
 }  // namespace arena::csa

@@ -2,6 +2,8 @@
 
 #include "csa/server/command.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <array>
 #include <boost/asio.hpp>
@@ -471,6 +473,19 @@ std::expected<void, std::string> CsaServer::start() {
   const CsaServerConfig& cfg = s.config;
   if (auto ok = validate(cfg); !ok) return ok;
   if (auto ok = s.log.open(cfg.log_file); !ok) return ok;
+  // Floodgate holds hundreds of connections: each is a descriptor, and the usual soft limit (1024) is lower than
+  // the hard one. Raised as far as needed and allowed; the log says when the limit still falls short.
+  if (rlimit limit{}; ::getrlimit(RLIMIT_NOFILE, &limit) == 0) {
+    // A socket per connection, and a record kept open per game (at most one per two connections).
+    const rlim_t wanted = rlim_t(cfg.max_connections) * 3 / 2 + 64;
+    if (limit.rlim_cur < wanted) {
+      limit.rlim_cur = std::min(wanted, limit.rlim_max);
+      ::setrlimit(RLIMIT_NOFILE, &limit);
+    }
+    if (limit.rlim_cur < wanted)
+      s.log.write("open files limited to " + std::to_string(limit.rlim_cur) + ": fewer than --max-connections " +
+                  std::to_string(cfg.max_connections) + " clients can connect");
+  }
   if (!cfg.output_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(cfg.output_dir, ec);
