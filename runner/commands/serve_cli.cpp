@@ -35,6 +35,7 @@ int ServeCli::run(const std::atomic<bool>* stop) const {
     watch.emplace(page->state(), where);
     config->on_game_progress = [&watch](const csa::CsaGameProgress& g) { watch->progress(g); };
     config->on_game_finished = [&watch](const csa::CsaFinishedGame& g) { watch->finished(g); };
+    config->on_league = [&watch](const csa::CsaLeagueView& v) { watch->league(v); };
   }
   return csa::run_csa_server(*config, stop);
 }

@@ -1,6 +1,7 @@
 #include "web/csa_server_watch.h"
 
 #include "rules/notation.h"
+#include "web/league_view.h"
 #include "web/live_state.h"
 
 namespace arena::web {
@@ -58,6 +59,8 @@ void CsaServerWatch::finished(const csa::CsaFinishedGame& f) {
   ++finished_;
   publish_status();
 }
+
+void CsaServerWatch::league(const csa::CsaLeagueView& view) { state_.set_league(league_json(view)); }
 
 void CsaServerWatch::publish_status() {
   state_.set_standings(nullptr, "CSA server on " + address_ + ": " + std::to_string(games_.size()) + " game" +

@@ -5,7 +5,8 @@
 // page needs into the LiveState and returns.
 //
 // The players are CSA clients, not engines the runner reads: the page has their moves and clocks, not their
-// thinking (a Floodgate comment is not parsed).
+// thinking (a Floodgate comment is not parsed). With Floodgate groups the page also shows each group's next round
+// (counting down), its last round's pairs and the ratings; a player's name there lists that player's games.
 
 #include <cstdint>
 #include <map>
@@ -25,6 +26,7 @@ class CsaServerWatch {
 
   void progress(const csa::CsaGameProgress& game);
   void finished(const csa::CsaFinishedGame& game);
+  void league(const csa::CsaLeagueView& view);
 
  private:
   struct Game {

@@ -139,6 +139,14 @@ void LiveState::set_spsa(bj::value chart) {
   changed();
 }
 
+void LiveState::set_league(bj::value league) {
+  {
+    std::lock_guard lock(mutex_);
+    league_ = std::move(league);
+  }
+  changed();
+}
+
 std::unique_ptr<game::GameWatcher> LiveState::watch(int64_t game, int round, int attempt) {
   uint64_t id;
   {
@@ -167,7 +175,7 @@ std::string LiveState::update_json() const {
   // Copied under the lock, written out after it: the games' threads wait for a copy at most.
   std::vector<Board> boards;
   std::vector<journal::JournalGame> recent;
-  bj::value standings, spsa;
+  bj::value standings, spsa, league;
   std::string status;
   size_t total = 0;
   const uint64_t version = this->version();
@@ -181,6 +189,7 @@ std::string LiveState::update_json() const {
     recent.assign(finished_.begin() + std::ptrdiff_t(first), finished_.end());
     standings = standings_;
     spsa = spsa_;
+    league = league_;
     status = status_;
   }
   const auto now = SteadyClock::now();
@@ -194,6 +203,7 @@ std::string LiveState::update_json() const {
   out.emplace("status", status);
   out.emplace("standings", std::move(standings));
   out.emplace("spsa", std::move(spsa));
+  out.emplace("league", std::move(league));
   bj::array board_list;
   for (const Board& b : boards) {
     bj::object o;

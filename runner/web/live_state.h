@@ -37,6 +37,8 @@ class LiveState {
   void set_standings(boost::json::value summary, std::string status_line);
   // An SPSA run's charts (web/spsa_chart.h), shown above the games.
   void set_spsa(boost::json::value chart);
+  // The CSA server's Floodgate groups and ratings (web/league_view.h), shown above the games.
+  void set_league(boost::json::value league);
   // A game put on a board until the returned watcher is destroyed.
   std::unique_ptr<game::GameWatcher> watch(int64_t game, int round, int attempt);
   // A finished game: its summary for the list, its journal line for /api/game/N.
@@ -44,7 +46,8 @@ class LiveState {
 
   uint64_t version() const { return version_.load(std::memory_order_acquire); }
   // {"title","version","status","standings":{...}|null,"boards":[...],"finished":[newest kRecentInUpdate],
-  //  "finished_total":N}. Clocks carry "elapsed_ms" of the running side at the time of the call.
+  //  "finished_total":N, "spsa":{...}|null, "league":{...}|null}. Clocks carry "elapsed_ms" of the running side at the
+  //  time of the call.
   std::string update_json() const;
   // The finished games [from, from + count) of the list, oldest first, as a JSON array.
   std::string finished_json(int64_t from, int64_t count) const;
@@ -80,6 +83,7 @@ class LiveState {
   mutable std::mutex mutex_;
   boost::json::value standings_;  // null until the first set_standings
   boost::json::value spsa_;       // null: not an SPSA run
+  boost::json::value league_;     // null: not a server with Floodgate groups
   std::string status_;
   std::map<uint64_t, Board> boards_;  // by a serial number: one game number may be on two boards (a replay)
   uint64_t next_board_ = 0;

@@ -27,6 +27,10 @@ constexpr std::string_view kPage = R"PAGE(<!doctype html>
   <div id="sprt"></div>
 </section>
 <section id="spsa-section" hidden><h2>SPSA: theta over the pairs</h2><div id="spsa"></div></section>
+<section id="league-section" hidden><h2>Floodgate</h2><table id="league-groups"></table><div id="league-rounds"></div>
+<h3>Ratings</h3><table id="league-ratings"></table></section>
+<section id="player-section" hidden><h2>Games of <span id="player-name"></span> <span id="player-count" class="meta"></span>
+<a href="#" id="player-close" class="meta">all players</a></h2><table id="player-games"></table></section>
 <section><h2>Standings</h2><table id="pairings"></table><br><table id="engines"></table><br><table id="ratings"></table><br><table id="cross"></table></section>
 <section><h2>Games in progress</h2><div id="boards"><p class="meta">none</p></div></section>
 <!--REPLAY_SECTION-->
@@ -109,6 +113,79 @@ function renderSpsa(s) {
   document.getElementById("done-bar").style.width = s.pairs_total ? `${Math.min(100, 100 * s.pairs_done / s.pairs_total)}%` : "0";
 }
 
+// Floodgate groups: the next round counts down on the server's clock (the offset is taken at each update).
+let leagueOffset = 0;
+function countdownText(ms) {
+  if (ms <= 0) return "pairing now";
+  const s = Math.ceil(ms / 1000);
+  return `in ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+function tickLeague() {
+  if (!latest || !latest.league) return;
+  for (const el of document.querySelectorAll("#league-groups [data-next]"))
+    el.textContent = countdownText(Number(el.dataset.next) - (Date.now() + leagueOffset));
+}
+function renderLeague(l) {
+  if (!l) return;
+  leagueOffset = l.now_ms - Date.now();
+  document.getElementById("league-section").hidden = false;
+  let g = "<tr><th>Group</th><th>Schedule</th><th>Next round</th><th>At</th><th>Waiting</th><th>Rounds</th></tr>";
+  for (const x of l.groups)
+    g += `<tr class="group" data-group="${esc(x.name)}"><td class="name">${esc(x.name)}</td><td>${esc(x.schedule)}</td>` +
+         (x.next_ms === null ? "<td>never</td><td></td>" :
+          `<td data-next="${x.next_ms}"></td><td>${esc(new Date(x.next_ms).toLocaleTimeString())}</td>`) +
+         `<td>${x.waiting}</td><td>${x.rounds}</td></tr>`;
+  document.getElementById("league-groups").innerHTML = g;
+  let r = "";
+  for (const x of l.groups)
+    if (x.last_round.length)
+      r += `<p class="meta">${esc(x.name)}, round ${x.rounds} at ${esc(new Date(x.last_round_ms).toLocaleTimeString())}:</p>` +
+           `<ul class="round">${x.last_round.map(line => `<li>${esc(line)}</li>`).join("")}</ul>`;
+  document.getElementById("league-rounds").innerHTML = r;
+  let t = "<tr><th>#</th><th>Player</th><th>Group</th><th>Rate</th><th>Elo</th><th>95 %</th><th>Games</th>" +
+          "<th>Won</th><th>Lost</th></tr>";
+  l.ratings.forEach((p, i) => {
+    t += `<tr class="click player" data-player="${esc(p.name)}"><td>${i + 1}</td><td class="name">${esc(p.name)}</td>` +
+         `<td>${p.group === 999 ? "-" : p.group}</td><td>${p.group === 999 ? "-" : p.rate}</td>` +
+         `<td>${p.elo === undefined ? "" : p.elo}</td>` +
+         `<td>${p.elo === undefined ? "" : `[${p.lower}, ${p.upper}]`}</td><td>${p.games}</td>` +
+         `<td>${p.win}</td><td>${p.loss}</td></tr>`;
+  });
+  document.getElementById("league-ratings").innerHTML = t;
+  tickLeague();
+}
+
+// A player's page: the finished games (the newest 1000) where the player played either side.
+function openPlayer(name) {
+  const total = latest ? latest.finished_total : 0;
+  fetch(`api/games?from=${Math.max(0, total - 1000)}&count=1000`).then(r => r.json()).then(games => {
+    const mine = games.filter(f => f.black === name || f.white === name).reverse();
+    let h = "<tr><th>Game</th><th>Black</th><th>White</th><th>Result</th><th>Plies</th><th>Termination</th></tr>";
+    for (const f of mine)
+      h += `<tr class="click" data-game="${f.game}"><td>${f.game + 1}</td><td class="name">${esc(f.black)}</td>` +
+           `<td class="name">${esc(f.white)}</td><td>${resultText(f.result)}</td><td>${f.plies}</td>` +
+           `<td>${esc(f.termination)}</td></tr>`;
+    document.getElementById("player-name").textContent = name;
+    document.getElementById("player-count").textContent = `(${mine.length})`;
+    document.getElementById("player-games").innerHTML = h;
+    const section = document.getElementById("player-section");
+    section.hidden = false;
+    section.scrollIntoView({ block: "nearest" });
+  });
+}
+document.getElementById("league-ratings").addEventListener("click", ev => {
+  const row = ev.target.closest("tr[data-player]");
+  if (row) openPlayer(row.dataset.player);
+});
+document.getElementById("player-games").addEventListener("click", ev => {
+  const row = ev.target.closest("tr[data-game]");
+  if (row) openReplay(Number(row.dataset.game));
+});
+document.getElementById("player-close").addEventListener("click", ev => {
+  ev.preventDefault();
+  document.getElementById("player-section").hidden = true;
+});
+
 function render(u) {
   latest = u;
   receivedAt = performance.now();
@@ -117,6 +194,7 @@ function render(u) {
   document.getElementById("status").textContent = u.status || "";
   renderStandings(u.standings);
   renderSpsa(u.spsa);
+  renderLeague(u.league);
   renderBoards(u);
   renderFinished(u);
   tickClocks();
@@ -153,6 +231,7 @@ const INITIAL_STATE = /*INITIAL_STATE*/null;
 if (INITIAL_STATE) render(INITIAL_STATE);
 connect();
 setInterval(tickClocks, 100);
+setInterval(tickLeague, 250);
 </script>
 </body>
 </html>

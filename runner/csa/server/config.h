@@ -48,6 +48,21 @@ struct CsaGameProgress {
   int total_s = 0, byoyomi_s = 0, increment_s = 0;  // the game's clock
 };
 
+// The Floodgate groups and their ratings, as a live view shows them (on_league).
+struct CsaLeagueView {
+  struct Group {
+    std::string name;
+    std::string schedule;  // "every 30 minutes (:00 and :30)", ...
+    std::optional<std::chrono::system_clock::time_point> next_pairing;
+    int waiting = 0;
+    int rounds = 0;
+    std::chrono::system_clock::time_point last_round_time{};
+    std::vector<std::string> last_round;  // the last round's decisions, as logged
+  };
+  std::vector<Group> groups;
+  std::vector<league::LeaguePlayer> ratings;  // the server's own (empty when pairing by a --players file)
+};
+
 struct CsaServerConfig {
   std::string listen_address = "127.0.0.1";
   uint16_t port = 4081;         // 0: an ephemeral port (CsaServer::port() says which)
@@ -100,6 +115,9 @@ struct CsaServerConfig {
   std::function<void(const CsaFinishedGame&)> on_game_finished;
   // Optional: called on the server thread when a game starts and after each of its moves; it must return at once.
   std::function<void(const CsaGameProgress&)> on_game_progress;
+  // Optional: called on the server thread when the Floodgate groups change (a player waits or leaves, a round,
+  // new ratings); it must return at once.
+  std::function<void(const CsaLeagueView&)> on_league;
 };
 
 }  // namespace arena::csa

@@ -459,7 +459,30 @@ bool Lobby::wait_for_round(Player& p, bool challenge, league::FloodgateGroup& gr
   p.game_name = group.name();
   p.sente.reset();
   log(p.name + " waits for " + group.name() + ", paired at " + when_text(group.next_pairing()));
+  publish_league();
   return true;
+}
+
+void Lobby::publish_league() {
+  if (!hooks_.league || groups_.empty()) return;
+  CsaLeagueView view;
+  for (const auto& g : groups_) {
+    CsaLeagueView::Group v;
+    v.name = g->name();
+    v.next_pairing = g->next_pairing();
+    v.rounds = g->rounds();
+    for (const auto& [id, p] : players_) v.waiting += p->status == Status::GameWaiting && p->game_name == g->name();
+    if (auto it = last_rounds_.find(g->name()); it != last_rounds_.end()) {
+      v.last_round_time = it->second.first;
+      v.last_round = it->second.second;
+    }
+    view.groups.push_back(std::move(v));
+  }
+  for (const auto& c : config_.floodgate_groups)
+    for (auto& v : view.groups)
+      if (v.name == c.name) v.schedule = c.schedule.describe();
+  view.ratings = ratings_.players;
+  hooks_.league(view);
 }
 
 void Lobby::refresh_rates() {
@@ -475,9 +498,10 @@ void Lobby::refresh_rates() {
   files.players_yaml = config_.output_dir / "players.yaml";
   files.ratings_json = config_.output_dir / "ratings.json";
   std::vector<std::string> notes;
-  const league::LeagueRatings ratings = league::refresh_ratings(files, config_.rating, notes);
+  ratings_ = league::refresh_ratings(files, config_.rating, notes);
   for (const std::string& note : notes) log(note);
-  rates_ = ratings.rates();
+  rates_ = ratings_.rates();
+  publish_league();
 }
 
 // A round of a Floodgate group: everyone waiting for it is paired by its factory, with every decision logged.
@@ -501,7 +525,9 @@ void Lobby::run_round(league::FloodgateGroup& group, SteadyTime now) {
   log(round + ": " + std::to_string(by_id.size()) + " waiting, " + std::to_string(plan.pairs.size()) + " game" +
       (plan.pairs.size() == 1 ? "" : "s") + " by " + plan.factory + "; next pairing at " +
       when_text(group.next_pairing()));
-  for (const std::string& line : plan.describe()) log(round + ": " + line);
+  const std::vector<std::string> decisions = plan.describe();
+  for (const std::string& line : decisions) log(round + ": " + line);
+  last_rounds_[group.name()] = {std::chrono::system_clock::now(), decisions};
   if (auto file = rounds_log(group); !file.empty())
     std::ofstream(file, std::ios::app) << group.rounds_log_line(plan, std::chrono::system_clock::now()) << "\n";
   const auto gn = parse_game_name(group.name(), config_.max_identifier);
@@ -512,6 +538,7 @@ void Lobby::run_round(league::FloodgateGroup& group, SteadyTime now) {
     white->sente = false;
     create_game(*black, *white, group.name(), *gn, now, &group.settings());
   }
+  publish_league();
 }
 
 std::string Lobby::floodgate_lines() const {
@@ -641,7 +668,9 @@ void Lobby::retire(Player& p) {
 
 void Lobby::drop(Player& p, SteadyTime now) {
   uint64_t key = p.game;
+  const bool left_a_group = p.status == Status::GameWaiting && group_of(p.game_name);
   retire(p);
+  if (left_a_group) publish_league();
   // A player who leaves a running game off turn stays out of it: the game ends when the survivor acts.
   p.game = 0;
   auto it = games_.find(key);

@@ -42,6 +42,7 @@ class Lobby {
     std::function<void(const std::string&)> log;           // one event, without a newline
     std::function<void(const ServerGame&)> game_finished;  // a game with a result (not a rejected one)
     std::function<void(const ServerGame&)> game_progress;  // a game started, or played a move (before it finished)
+    std::function<void(const CsaLeagueView&)> league;      // the Floodgate groups or their ratings changed
   };
 
   Lobby(const CsaServerConfig& config, Hooks hooks);
@@ -82,6 +83,7 @@ class Lobby {
   bool wait_for_round(Player& p, bool challenge, league::FloodgateGroup& group);
   void run_round(league::FloodgateGroup& group, SteadyTime now);
   void refresh_rates();
+  void publish_league();
   void restore_groups();
   std::filesystem::path rounds_log(const league::FloodgateGroup& group) const;
   std::string floodgate_lines() const;
@@ -110,6 +112,8 @@ class Lobby {
   std::mt19937 rng_;
   std::vector<std::unique_ptr<league::FloodgateGroup>> groups_;
   std::map<std::string, double> rates_;  // player id -> rating, for the pairing and the records
+  league::LeagueRatings ratings_;        // the server's own ratings (none with a --players file)
+  std::map<std::string, std::pair<league::WallTime, std::vector<std::string>>> last_rounds_;  // by group
   std::mt19937_64 league_rng_;
 };
 

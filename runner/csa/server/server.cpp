@@ -513,6 +513,7 @@ std::expected<void, std::string> CsaServer::start() {
   hooks.log = [&s](const std::string& text) { s.log.write(text); };
   hooks.game_finished = [&s](const ServerGame& game) { s.on_game_finished(game); };
   hooks.game_progress = [&s](const ServerGame& game) { s.on_game_progress(game); };
+  if (cfg.on_league) hooks.league = cfg.on_league;
   s.lobby = std::make_unique<Lobby>(cfg, std::move(hooks));
   s.log.write("server listening on " + cfg.listen_address + ":" + std::to_string(s.bound_port.load()));
   s.accept();

@@ -14,7 +14,9 @@ mkdir -p "$OUT"
 # Short games: the group's own move limit (a .conf's set line applies with --floodgate-interval).
 printf 'set max_moves 60\n' >"$OUT/$GROUP.conf"
 SERVER_ARGS=(serve --out "$OUT" --log "$OUT/server.log" --floodgate "$GROUP" --floodgate-interval 3
-             --rating-min-games 4)
+             --rating-min-games 4 --web 0)
+OUTPUT=${ARENA_TEST_OUTPUT:-$TMP}
+mkdir -p "$OUTPUT"
 
 STARTS=0
 start_server() {  # start_server LISTEN: sets SERVER_PID and PORT
@@ -25,7 +27,7 @@ start_server() {  # start_server LISTEN: sets SERVER_PID and PORT
   local i
   for ((i = 0; i < 50; i++)); do
     PORT=$(grep -o 'listening on 127.0.0.1:[0-9]*' "$out" 2>/dev/null | grep -o '[0-9]*$' || true)
-    [ -n "$PORT" ] && return 0
+    [ -n "$PORT" ] && { WEB_PORT=$(live_port "$out"); return 0; }
     sleep 0.1
   done
   fail "the server did not start: $(cat "$out")"
@@ -123,7 +125,35 @@ for p in $cut_players; do
 done
 pass "the cut game's players ($cut_players) were paired again after the restart"
 
-# --- 4. Stop; the ratings of the records alone are the server's ------------------------------------------------
+# --- 4. The live page in Chromium: groups counting down, the last round, the ratings, a player's games --------
+if ! command -v chromium >/dev/null || [ ! -x "${CDP_PROBE:-}" ]; then
+  echo "skip: the Floodgate page in Chromium (no chromium, or CDP_PROBE not set)"
+else
+  on_exit stop_chromium
+  start_chromium
+  player=${cut_players%% *}
+  "$CDP_PROBE" "$DEVTOOLS" open "http://127.0.0.1:$WEB_PORT/" wait 1500 \
+    eval 'document.getElementById("league-section").hidden' \
+    eval 'document.querySelector("#league-groups tr.group td").textContent' \
+    eval 'document.querySelector("#league-groups [data-next]").textContent' \
+    eval 'document.querySelectorAll("#league-rounds li").length' \
+    eval 'document.querySelectorAll("#league-ratings tr[data-player]").length' \
+    eval "document.querySelector('#league-ratings tr[data-player=\"$player\"]').click(); 1" wait 1500 \
+    eval 'document.getElementById("player-name").textContent' \
+    eval '[...document.querySelectorAll("#player-games tr[data-game]")].filter(r => r.textContent.includes("'"$player"'")).length' \
+    shot "$OUTPUT/floodgate_page.png" >"$TMP/probe.out" 2>&1 || fail "the page in Chromium: $(cat "$TMP/probe.out")"
+  mapfile -t seen <"$TMP/probe.out"
+  [ "${seen[0]}" = false ] || fail "no Floodgate section: $(cat "$TMP/probe.out")"
+  [ "${seen[1]}" = "\"$GROUP\"" ] || fail "the group is not listed: $(cat "$TMP/probe.out")"
+  grep -Eq '^"(in 0:0[0-3]|pairing now)"$' <<<"${seen[2]}" || fail "no countdown to the next round: ${seen[2]}"
+  [ "${seen[3]}" -ge 2 ] || fail "the last round's pairs are not shown: $(cat "$TMP/probe.out")"
+  [ "${seen[4]}" = 5 ] || fail "the ratings do not list the 5 players: $(cat "$TMP/probe.out")"
+  [ "${seen[6]}" = "\"$player\"" ] || fail "the player's page did not open: $(cat "$TMP/probe.out")"
+  [ "${seen[7]}" -ge 1 ] || fail "the player's page lists none of $player's games: $(cat "$TMP/probe.out")"
+  pass "the page shows the group counting down (${seen[2]}), the last round, 5 ratings, $player's ${seen[7]} game(s)"
+fi
+
+# --- 5. Stop; the ratings of the records alone are the server's ------------------------------------------------
 kill -9 ${CLIENTS[*]} 2>/dev/null || true
 sleep 3.5  # a last round with nobody to pair
 kill -INT "$SERVER_PID"
