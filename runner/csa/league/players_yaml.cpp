@@ -8,14 +8,14 @@
 
 namespace arena::csa::league {
 
-std::expected<std::map<std::string, double>, std::string> read_player_rates(const std::filesystem::path& file) {
-  std::map<std::string, double> rates;
+std::expected<std::vector<PlayersEntry>, std::string> read_players(const std::filesystem::path& file) {
+  std::vector<PlayersEntry> entries;
   std::error_code ec;
-  if (!std::filesystem::exists(file, ec)) return rates;
+  if (!std::filesystem::exists(file, ec)) return entries;
   try {
     const YAML::Node root = YAML::LoadFile(file.string());
     const YAML::Node players = root["players"];
-    if (!players) return rates;  // shogi-server creates `players: {}`
+    if (!players) return entries;  // shogi-server creates `players: {}`
     if (!players.IsMap()) return std::unexpected(file.string() + ": expected 'players:' to map rating groups");
     for (const auto& group : players) {
       if (group.second.IsNull()) continue;
@@ -23,13 +23,26 @@ std::expected<std::map<std::string, double>, std::string> read_player_rates(cons
         return std::unexpected(file.string() + ":" + std::to_string(group.second.Mark().line + 1) +
                                ": expected the players of rating group " + group.first.as<std::string>());
       for (const auto& player : group.second) {
-        const YAML::Node rate = player.second["rate"];
-        rates[player.first.as<std::string>()] = rate ? rate.as<double>() : 0.0;
+        PlayersEntry e;
+        e.id = player.first.as<std::string>();
+        const YAML::Node& v = player.second;
+        e.name = v["name"] ? v["name"].as<std::string>() : e.id.substr(0, e.id.find('+'));
+        e.rate = v["rate"] ? v["rate"].as<double>() : 0.0;
+        e.last_modified = v["last_modified"] ? v["last_modified"].as<std::string>() : "";
+        entries.push_back(std::move(e));
       }
     }
   } catch (const YAML::Exception& e) {
     return std::unexpected(file.string() + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
+  return entries;
+}
+
+std::expected<std::map<std::string, double>, std::string> read_player_rates(const std::filesystem::path& file) {
+  auto entries = read_players(file);
+  if (!entries) return std::unexpected(entries.error());
+  std::map<std::string, double> rates;
+  for (const PlayersEntry& e : *entries) rates[e.id] = e.rate;
   return rates;
 }
 

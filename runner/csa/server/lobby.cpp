@@ -1,6 +1,7 @@
 #include "csa/server/lobby.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <ctime>
 #include <fstream>
 
@@ -349,7 +350,7 @@ void Lobby::x1_info_command(Player& p, const ClientCommand& cmd) {
       text = "##[VERSION] shogi-arena CSA server (shogi-server protocol)\n##[VERSION] +OK\n";
       break;
     case ClientCommandKind::Rating:
-      text = "##[RATING] +OK\n";  // no rating database here: an empty list
+      text = rating_text();
       break;
     case ClientCommandKind::Floodgate:
       text = floodgate_lines();
@@ -487,9 +488,14 @@ void Lobby::publish_league() {
 
 void Lobby::refresh_rates() {
   if (!config_.players_file.empty()) {
-    auto rates = league::read_player_rates(config_.players_file);
-    if (!rates) log("ratings not read, the ones read before are kept: " + rates.error());
-    if (rates) rates_ = std::move(*rates);
+    auto players = league::read_players(config_.players_file);
+    if (!players) {
+      log("ratings not read, the ones read before are kept: " + players.error());
+      return;
+    }
+    rates_.clear();
+    for (const league::PlayersEntry& e : *players) rates_[e.id] = e.rate;
+    rating_rows_ = std::move(*players);
     return;
   }
   if (config_.output_dir.empty()) return;
@@ -501,6 +507,10 @@ void Lobby::refresh_rates() {
   ratings_ = league::refresh_ratings(files, config_.rating, notes);
   for (const std::string& note : notes) log(note);
   rates_ = ratings_.rates();
+  rating_rows_.clear();
+  for (const league::LeaguePlayer& p : ratings_.players)
+    rating_rows_.push_back(
+        {p.id, p.name, p.rating_group == 999 ? 0.0 : p.rate, output::format_local_time(p.last_modified, "%Y-%m-%d")});
   publish_league();
 }
 
@@ -539,6 +549,21 @@ void Lobby::run_round(league::FloodgateGroup& group, SteadyTime now) {
     create_game(*black, *white, group.name(), *gn, now, &group.settings());
   }
   publish_league();
+}
+
+// shogi-server's %%RATING: every player of the ratings, best first, as "<name> \t <rate> @<date>" (shogi-server
+// means to write "<name>+<first 8 of the hash>" but never sets the hash part, so it writes the bare name too).
+std::string Lobby::rating_text() const {
+  std::vector<const league::PlayersEntry*> rows;
+  for (const league::PlayersEntry& e : rating_rows_) rows.push_back(&e);
+  std::stable_sort(rows.begin(), rows.end(), [](const auto* a, const auto* b) { return a->rate > b->rate; });
+  std::string text;
+  char rate[32];
+  for (const league::PlayersEntry* e : rows) {
+    std::snprintf(rate, sizeof rate, "%4d", int(e->rate));
+    text += "##[RATING] " + e->name + " \t " + rate + " @" + e->last_modified.substr(0, 10) + "\n";
+  }
+  return text + "##[RATING] +OK\n";
 }
 
 std::string Lobby::floodgate_lines() const {

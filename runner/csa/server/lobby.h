@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "csa/league/players_yaml.h"
 #include "csa/server/config.h"
 #include "csa/server/game.h"
 
@@ -87,6 +88,7 @@ class Lobby {
   void restore_groups();
   std::filesystem::path rounds_log(const league::FloodgateGroup& group) const;
   std::string floodgate_lines() const;
+  std::string rating_text() const;
   void deliver(GameEntry& entry, Outbox& out);
   void finish_game(uint64_t game_key);
   void after_game_call(uint64_t game_key, Outbox& out);
@@ -113,6 +115,7 @@ class Lobby {
   std::vector<std::unique_ptr<league::FloodgateGroup>> groups_;
   std::map<std::string, double> rates_;  // player id -> rating, for the pairing and the records
   league::LeagueRatings ratings_;        // the server's own ratings (none with a --players file)
+  std::vector<league::PlayersEntry> rating_rows_;                                             // what %%RATING lists
   std::map<std::string, std::pair<league::WallTime, std::vector<std::string>>> last_rounds_;  // by group
   std::mt19937_64 league_rng_;
 };

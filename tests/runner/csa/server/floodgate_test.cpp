@@ -153,7 +153,8 @@ TEST_CASE("players.yaml's rates pair the closest ratings") {
     yaml << "players:\n  0:\n";
     for (const auto& [name, rate] : rates)
       yaml << "    " << name << "+" << arena::csa::md5_hex("pw-" + name) << ":\n      name: " << name
-           << "\n      rating_group: 0\n      rate: " << rate << ".0\n";
+           << "\n      rating_group: 0\n      rate: " << rate << ".0\n"
+           << "      last_modified: 2024-01-31 12:00:00.000000000 +09:00\n";
   }
   TestServer s([&](CsaServerConfig& c) {
     floodgate_group(c);
@@ -172,6 +173,12 @@ TEST_CASE("players.yaml's rates pair the closest ratings") {
   CHECK(opponent["ann"] == "cat");
   CHECK(opponent["ben"] == "dan");
   CHECK(s.log().find("rating difference 10") != std::string::npos);
+  // %%RATING lists them best first, in shogi-server's form.
+  auto watcher = login(s.port(), "watcher", "pw", true);
+  watcher->send_line("%%RATING");
+  CHECK(watcher->read_until("##[RATING] +OK") ==
+        Lines{"##[RATING] dan \t 2010 @2024-01-31", "##[RATING] ben \t 2000 @2024-01-31",
+              "##[RATING] cat \t 1010 @2024-01-31", "##[RATING] ann \t 1000 @2024-01-31", "##[RATING] +OK"});
   // The games record the rates they were paired by, as shogi-server does.
   Lines& ann_summary = summaries["ann"];
   agree_and_resign(*clients["ann"], *clients["cat"], ann_summary);
