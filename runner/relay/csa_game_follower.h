@@ -4,13 +4,18 @@
 // Position block's moves as the opening, then each move with the clocks after it, and the side to move's clock
 // running. Used by the live page of `serve --web` (web/csa_server_watch) and of `--via-csa-server` tournaments.
 //
-// The server sees the players' moves and clocks, not their engines' thinking: the watcher gets no search info.
+// The server sees the players' moves and clocks, not their engines' thinking; what it has is the Floodgate comment
+// a player may send with a move ("'** 30 -3334FU ...": the score from black's side, then the expected line), whose
+// score becomes the move's search info (from the mover's side, as the watcher expects it).
 
 #include "csa/server/config.h"
 #include "game/game_result.h"
 #include "game/game_watch.h"
 
 namespace arena::relay {
+
+// The score of a Floodgate comment ("'** <score> [<pv>]", black's view) from the mover's view; nullopt if none.
+std::optional<int> floodgate_comment_score(std::string_view comment, shogi::Color mover);
 
 class CsaGameFollower {
  public:

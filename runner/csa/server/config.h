@@ -42,6 +42,7 @@ struct CsaGameProgress {
   std::string start_sfen;              // before the Position block's moves
   std::vector<shogi::Move> moves;      // every move so far, the Position block's first
   std::vector<int64_t> times_s;        // the T echoed for each (1 for the Position block's)
+  std::vector<std::string> comments;   // for each, the Floodgate comment the mover sent ("'** 30 -3334FU"), or ""
   size_t initial_moves = 0;            // how many of `moves` came with the Position block
   int64_t remaining_ms[shogi::COLOR_NB] = {0, 0};  // main time left
   shogi::Color to_move = shogi::BLACK;

@@ -453,6 +453,7 @@ void ServerCore::on_game_progress(const ServerGame& game) {
   p.moves = game.record().moves();
   for (const ServerMove& m : game.moves()) {
     p.times_s.push_back(m.time_s);
+    p.comments.push_back(m.comment);
     p.initial_moves += m.initial;
   }
   for (shogi::Color c : {shogi::BLACK, shogi::WHITE}) p.remaining_ms[c] = game.remaining_ms(c);

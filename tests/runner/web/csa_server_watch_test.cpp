@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "output/result_json.h"
+#include "relay/csa_game_follower.h"
 #include "rules/notation.h"
 #include "rules/position.h"
 #include "web/csa_server_watch.h"
@@ -95,4 +96,24 @@ TEST_CASE("csa_game_result: the server's endings in the runner's terms") {
   g.end_type = "oute_kaihimore";
   g.winner = shogi::WHITE;
   CHECK(csa_game_result(g).termination == Termination::IllegalMove);
+}
+
+TEST_CASE("CsaServerWatch: the players' Floodgate comments give the board each side's score, from its side") {
+  CHECK(relay::floodgate_comment_score("'** 30 -3334FU +2726FU", shogi::BLACK) == 30);
+  CHECK(relay::floodgate_comment_score("'** 30 -3334FU", shogi::WHITE) == -30);
+  CHECK(relay::floodgate_comment_score("'* -120", shogi::BLACK) == -120);
+  CHECK_FALSE(relay::floodgate_comment_score("", shogi::BLACK).has_value());
+  CHECK_FALSE(relay::floodgate_comment_score("'** x", shogi::BLACK).has_value());
+  CHECK_FALSE(relay::floodgate_comment_score("'a note", shogi::BLACK).has_value());
+
+  LiveState state("CSA server");
+  CsaServerWatch watch(state, "127.0.0.1:4081");
+  csa::CsaGameProgress p = progress({"7g7f", "3c3d"});
+  p.comments = {"'** -40 -3334FU", "'** 55 +2726FU"};  // black's view: black thinks -40, white thinks black +55
+  watch.progress(p);
+  const std::string u = state.update_json();
+  const size_t info = u.find("\"info\":{");
+  REQUIRE(info != std::string::npos);
+  CHECK(u.find("\"black\":{\"depth\":null,\"seldepth\":null,\"score_cp\":-40", info) != std::string::npos);
+  CHECK(u.find("\"white\":{\"depth\":null,\"seldepth\":null,\"score_cp\":-55", info) != std::string::npos);
 }
