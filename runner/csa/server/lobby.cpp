@@ -1,13 +1,9 @@
 #include "csa/server/lobby.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <ctime>
-#include <fstream>
 
-#include "csa/league/players_yaml.h"
-#include "csa/league/rating_files.h"
-#include "csa/league/results_list.h"
+#include "csa/server/lobby_parts.h"
 #include "csa/server/md5.h"
 #include "output/local_time.h"
 
@@ -17,77 +13,15 @@ using shogi::BLACK;
 using shogi::Color;
 using shogi::WHITE;
 
-struct Lobby::Player {
-  PlayerId id = 0;
-  std::shared_ptr<Connection> conn;
-  Status status = Status::LoggingIn;
-  std::string name;
-  std::string password;   // the trip (CSA mode) or the password (x1); compared on a duplicate login
-  std::string player_id;  // "<name>+<md5(password)>" when rated, else empty
-  bool x1 = false;
-  std::string eol = "\n";     // the client's line end, used for the replies before login (as shogi-server)
-  std::optional<bool> sente;  // true: black, false: white, nullopt: no preference
-  std::string game_name;
-  uint64_t game = 0;  // key of games_, 0 for none
-  SteadyTime login_deadline{};
-  SteadyTime last_command_at{};
-};
-
-struct Lobby::GameEntry {
-  std::unique_ptr<ServerGame> game;
-  PlayerId players[shogi::COLOR_NB] = {0, 0};
-  SteadyTime expires{};                  // agreement deadline
-  std::optional<size_t> reported_moves;  // moves when game_progress was last called (none: not yet)
-};
-
 namespace {
 
 constexpr auto ONE_DAY = std::chrono::hours(24);
-
-std::string when_text(std::optional<league::WallTime> t) {
-  return t ? output::format_local_time(*t, "%Y-%m-%d %H:%M:%S") : "never (no time in its schedule)";
-}
 
 }  // namespace
 
 Lobby::Lobby(const CsaServerConfig& config, Hooks hooks)
     : config_(config), hooks_(std::move(hooks)), rng_(std::random_device{}()), league_rng_(std::random_device{}()) {
-  for (const league::FloodgateGroupConfig& g : config_.floodgate_groups) {
-    groups_.push_back(std::make_unique<league::FloodgateGroup>(g));
-    groups_.back()->arm(std::chrono::system_clock::now());
-    log("Floodgate group " + g.name + ": pairs " + g.schedule.describe() + " by " +
-        g.schedule.settings().pairing_factory + ", next at " + when_text(groups_.back()->next_pairing()));
-  }
-  if (!groups_.empty()) {
-    restore_groups();
-    refresh_rates();  // players.yaml rebuilt from the records before anyone logs in
-  }
-}
-
-std::filesystem::path Lobby::rounds_log(const league::FloodgateGroup& group) const {
-  return config_.output_dir.empty() ? std::filesystem::path() : config_.output_dir / (group.name() + ".rounds");
-}
-
-// After a restart the groups remember what they knew: the games from the results list (last opponents, colours),
-// the rounds and who sat out from each group's rounds log.
-void Lobby::restore_groups() {
-  if (config_.output_dir.empty()) return;
-  const auto list =
-      league::read_results_list(config_.results_file.empty() ? config_.output_dir / "00LIST" : config_.results_file);
-  for (const league::ListedGame& g : list.games) {
-    league::FloodgateGroup* group = group_of(g.game_name());
-    if (!group) continue;
-    std::optional<bool> black_won;
-    if (g.marks[0] == "win" || g.marks[1] == "win") black_won = g.marks[0] == "win";
-    group->record_game(g.players[0], g.players[1], black_won);
-  }
-  for (auto& group : groups_) {
-    std::ifstream in(rounds_log(*group));
-    for (std::string line; std::getline(in, line);) group->restore_round(line);
-    if (group->rounds() > 0)
-      log("Floodgate group " + group->name() + ": " + std::to_string(group->rounds()) + " rounds restored from " +
-          rounds_log(*group).string());
-  }
+  open_groups();
 }
 
 Lobby::~Lobby() = default;
@@ -438,143 +372,6 @@ std::string Lobby::issue_timestamp() {
   if (now <= last_timestamp_) now = last_timestamp_ + 1;
   last_timestamp_ = now;
   return output::format_local_time(std::chrono::system_clock::from_time_t(std::time_t(now)), "%Y%m%d%H%M%S");
-}
-
-league::FloodgateGroup* Lobby::group_of(const std::string& game_name) {
-  for (auto& g : groups_)
-    if (g->name() == game_name) return g.get();  // exact: shogi-server's unanchored match lets 900-0 take 900-0F
-  return nullptr;
-}
-
-// A request for a Floodgate group's game: the player waits for the group's next round (shogi-server answers
-// nothing until the game summary).
-bool Lobby::wait_for_round(Player& p, bool challenge, league::FloodgateGroup& group) {
-  if (challenge || p.player_id.empty()) {
-    p.status = Status::Connected;
-    p.game_name.clear();
-    p.sente.reset();
-    if (challenge) return error(p, "can't find rival for " + group.name());
-    return error(p, group.name() + " pairs players with a trip only: LOGIN " + p.name + " " + group.name() + ",<trip>");
-  }
-  p.status = Status::GameWaiting;
-  p.game_name = group.name();
-  p.sente.reset();
-  log(p.name + " waits for " + group.name() + ", paired at " + when_text(group.next_pairing()));
-  publish_league();
-  return true;
-}
-
-void Lobby::publish_league() {
-  if (!hooks_.league || groups_.empty()) return;
-  CsaLeagueView view;
-  for (const auto& g : groups_) {
-    CsaLeagueView::Group v;
-    v.name = g->name();
-    v.next_pairing = g->next_pairing();
-    v.rounds = g->rounds();
-    for (const auto& [id, p] : players_) v.waiting += p->status == Status::GameWaiting && p->game_name == g->name();
-    if (auto it = last_rounds_.find(g->name()); it != last_rounds_.end()) {
-      v.last_round_time = it->second.first;
-      v.last_round = it->second.second;
-    }
-    view.groups.push_back(std::move(v));
-  }
-  for (const auto& c : config_.floodgate_groups)
-    for (auto& v : view.groups)
-      if (v.name == c.name) v.schedule = c.schedule.describe();
-  view.ratings = ratings_.players;
-  hooks_.league(view);
-}
-
-void Lobby::refresh_rates() {
-  if (!config_.players_file.empty()) {
-    auto players = league::read_players(config_.players_file);
-    if (!players) {
-      log("ratings not read, the ones read before are kept: " + players.error());
-      return;
-    }
-    rates_.clear();
-    for (const league::PlayersEntry& e : *players) rates_[e.id] = e.rate;
-    rating_rows_ = std::move(*players);
-    return;
-  }
-  if (config_.output_dir.empty()) return;
-  league::RatingFiles files;
-  files.results_list = config_.results_file.empty() ? config_.output_dir / "00LIST" : config_.results_file;
-  files.players_yaml = config_.output_dir / "players.yaml";
-  files.ratings_json = config_.output_dir / "ratings.json";
-  std::vector<std::string> notes;
-  ratings_ = league::refresh_ratings(files, config_.rating, notes);
-  for (const std::string& note : notes) log(note);
-  rates_ = ratings_.rates();
-  rating_rows_.clear();
-  for (const league::LeaguePlayer& p : ratings_.players)
-    rating_rows_.push_back(
-        {p.id, p.name, p.rating_group == 999 ? 0.0 : p.rate, output::format_local_time(p.last_modified, "%Y-%m-%d")});
-  publish_league();
-}
-
-// A round of a Floodgate group: everyone waiting for it is paired by its factory, with every decision logged.
-void Lobby::run_round(league::FloodgateGroup& group, SteadyTime now) {
-  refresh_rates();
-  const std::map<std::string, double>& rates = rates_;
-  std::vector<league::Candidate> waiting;
-  std::map<std::string, Player*> by_id;
-  for (PlayerId id : logged_in_) {
-    Player* q = find(id);
-    if (!q || q->status != Status::GameWaiting || q->game_name != group.name() || q->player_id.empty()) continue;
-    auto rate = rates.find(q->player_id);
-    waiting.push_back({q->player_id, q->name, rate == rates.end() ? 0.0 : rate->second});
-    by_id[q->player_id] = q;
-  }
-  std::vector<std::string> notes;
-  const std::string round = group.name() + " round " + std::to_string(group.rounds() + 1);
-  league::RoundPlan plan =
-      group.pair_round(std::move(waiting), rates, std::chrono::system_clock::now(), league_rng_, notes);
-  for (const std::string& note : notes) log(group.name() + ": " + note);
-  log(round + ": " + std::to_string(by_id.size()) + " waiting, " + std::to_string(plan.pairs.size()) + " game" +
-      (plan.pairs.size() == 1 ? "" : "s") + " by " + plan.factory + "; next pairing at " +
-      when_text(group.next_pairing()));
-  const std::vector<std::string> decisions = plan.describe();
-  for (const std::string& line : decisions) log(round + ": " + line);
-  last_rounds_[group.name()] = {std::chrono::system_clock::now(), decisions};
-  if (auto file = rounds_log(group); !file.empty())
-    std::ofstream(file, std::ios::app) << group.rounds_log_line(plan, std::chrono::system_clock::now()) << "\n";
-  const auto gn = parse_game_name(group.name(), config_.max_identifier);
-  for (const league::PlannedPair& pair : plan.pairs) {
-    Player* black = by_id.at(pair.black.id);
-    Player* white = by_id.at(pair.white.id);
-    black->sente = true;
-    white->sente = false;
-    create_game(*black, *white, group.name(), *gn, now, &group.settings());
-  }
-  publish_league();
-}
-
-// shogi-server's %%RATING: every player of the ratings, best first, as "<name> \t <rate> @<date>" (shogi-server
-// means to write "<name>+<first 8 of the hash>" but never sets the hash part, so it writes the bare name too).
-std::string Lobby::rating_text() const {
-  std::vector<const league::PlayersEntry*> rows;
-  for (const league::PlayersEntry& e : rating_rows_) rows.push_back(&e);
-  std::stable_sort(rows.begin(), rows.end(), [](const auto* a, const auto* b) { return a->rate > b->rate; });
-  std::string text;
-  char rate[32];
-  for (const league::PlayersEntry* e : rows) {
-    std::snprintf(rate, sizeof rate, "%4d", int(e->rate));
-    text += "##[RATING] " + e->name + " \t " + rate + " @" + e->last_modified.substr(0, 10) + "\n";
-  }
-  return text + "##[RATING] +OK\n";
-}
-
-std::string Lobby::floodgate_lines() const {
-  std::string text;
-  for (const auto& g : groups_) {
-    size_t waiting = 0;
-    for (const auto& [id, p] : players_) waiting += p->status == Status::GameWaiting && p->game_name == g->name();
-    text += "##[FLOODGATE] " + g->name() + " next " + when_text(g->next_pairing()) + " waiting " +
-            std::to_string(waiting) + " rounds " + std::to_string(g->rounds()) + "\n";
-  }
-  return text + "##[FLOODGATE] +OK\n";
 }
 
 void Lobby::create_game(Player& p1, Player& p2, const std::string& name, const GameName& gn, SteadyTime now,

@@ -83,6 +83,8 @@ class Lobby {
   league::FloodgateGroup* group_of(const std::string& game_name);
   bool wait_for_round(Player& p, bool challenge, league::FloodgateGroup& group);
   void run_round(league::FloodgateGroup& group, SteadyTime now);
+  // The Floodgate groups (lobby_league.cpp).
+  void open_groups();
   void refresh_rates();
   void publish_league();
   void restore_groups();
