@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # `shogi-arena serve` as a private Floodgate, with real `shogi-arena csa` clients (mock engines of five strengths,
 # the SPSA tests' strength model) logging in with trips for one group paired every 3 s: rounds pair everyone
-# waiting, the odd player sits out in turn, CSA-mode players are logged out after each game and come back; the
+# waiting and no game starts outside a round, the odd player sits out in turn, a player's last game is replayed
+# only where no other pairing existed, CSA-mode players are logged out after each game and come back; the
 # ratings are rebuilt from the records (players.yaml read back by Ruby as shogi-server reads it, when Ruby is
 # there; `--rate-only` gives the same file). Then kill -9 during a game: after the restart nothing finished is
 # lost, the cut game is closed as abnormal and listed, the rounds go on from where they were, and its players
-# play again.
+# play again. At the end the rating list has the strongest above the weakest.
 source "$(dirname "$0")/lib.sh"
 
 GROUP=floodgate-60-1F
@@ -46,12 +47,12 @@ wait_results() {
 
 start_server 127.0.0.1:0
 CLIENTS=()
-x=(50 40 30 15 0)  # distance from the mock's optimum: p1 strongest, p5 weakest
+x=(50 45 35 20 0)  # away from the mock's optimum: p1 resigns at 2 % of its moves, p5 at 52 %
 for i in 1 2 3 4 5; do
   "$ARENA" csa --port "$PORT" --user "p$i" --trip "trip$i" --game "$GROUP" --games 0 --margin 100 \
     --out "$TMP/c$i" --set server.reconnect_initial_s=0.3 --set server.reconnect_max_s=1 \
     --set server.reconnect_attempts=100 \
-    --engine $(mock "p$i" --optimum 50,50 --p0 0.06 --k 0.0004 --think-ms 60) "option.X=${x[$((i - 1))]}" \
+    --engine $(mock "p$i" --optimum 50,50 --p0 0.02 --k 0.01 --think-ms 40) "option.X=${x[$((i - 1))]}" \
     >"$TMP/c$i.out" 2>&1 &
   CLIENTS+=($!)
 done
@@ -73,6 +74,20 @@ games_per_round=$(grep -c "round [0-9]*: pair " "$log")
 [ "$games_per_round" -ge 6 ] || fail "fewer pairs logged than games listed"
 grep -q "round [0-9]*: left out p[1-5]: odd count" "$log" || fail "no odd player left out with its reason"
 pass "rounds pair everyone waiting; the odd one out rotates"
+
+# check_rounds: every game of the group was created at a round (within 50 ms of its line), and a rematch of a
+# player's last game happened only in a round of 2 or 3 players waiting (with 4 or more another pairing exists).
+check_rounds() {
+  awk -v group="$GROUP" '
+    function ms(t) { split(t, p, ":"); return (p[1] * 3600 + p[2] * 60 + p[3]) * 1000 }
+    $0 ~ group " round [0-9]+: [0-9]+ waiting" { round_at = ms($2); waiting = $6; next }
+    $0 ~ group " round [0-9]+: pair .*rematch" { if (waiting > 3) { print "rematch with " waiting " waiting: " $0; bad = 1 } }
+    / game created / && index($0, "+" group "+") {
+      if (round_at == "" || ms($2) - round_at > 50) { print "a game outside a round: " $0; bad = 1 } }
+    END { exit bad }' "$log" || fail "rounds broken (see above)"
+}
+check_rounds
+pass "games start only at rounds; rematches only where no other pairing existed"
 
 # CSA mode: one game per login; each client logged in again for its next game.
 logins=$(grep -c "^.*login p1 (CSA)" "$log")
@@ -171,4 +186,10 @@ if command -v ruby >/dev/null; then
   pass "shogi-server's YAML::Store reads players.yaml (5 players, times and rates typed)"
 fi
 pass "--rate-only rebuilds the server's players.yaml from the records alone, byte for byte"
+check_rounds
+elo() { jq -r --arg n "$1" '.players[] | select(.name == $n) | .elo' "$OUT/ratings.json"; }
+[ "$(elo p1)" != null ] && [ "$(elo p5)" != null ] || fail "p1 or p5 unrated: $(cat "$OUT/ratings.json")"
+awk -v a="$(elo p1)" -v b="$(elo p5)" 'BEGIN { exit !(a > b) }' ||
+  fail "the strongest (p1, Elo $(elo p1)) is not above the weakest (p5, Elo $(elo p5))"
+pass "the rating list puts the strongest above the weakest (p1 $(elo p1), p5 $(elo p5))"
 cp "$log" /tmp/floodgate-e2e-server.log 2>/dev/null || true
