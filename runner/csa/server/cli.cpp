@@ -6,6 +6,7 @@
 
 #include "config/config.h"
 #include "config/values.h"
+#include "csa/league/results_list.h"
 #include "csa/server/command.h"
 
 namespace arena::csa {
@@ -109,11 +110,8 @@ std::expected<std::vector<league::FloodgateGroupConfig>, std::string> CsaServerC
     return groups;
   }
   const std::filesystem::path conf_dir = floodgate_conf_dir_.empty() ? out_ : floodgate_conf_dir_;
-  for (size_t start = 0; start <= floodgate_.size();) {
-    size_t end = floodgate_.find(',', start);
-    if (end == std::string::npos) end = floodgate_.size();
-    const std::string name = floodgate_.substr(start, end - start);
-    start = end + 1;
+  for (std::string_view field : league::split_fields(floodgate_, ',')) {
+    const std::string name(field);
     if (!is_floodgate_game_name(name) || !parse_game_name(name, max_identifier_))
       return Error("--floodgate '" + name + "': expected Floodgate game names like floodgate-600-10F, comma-separated");
     for (const auto& g : groups)

@@ -463,7 +463,10 @@ void Lobby::finish_game(uint64_t key) {
       const bool round_over = std::none_of(games_.begin(), games_.end(), [&](const auto& e) {
         return e.second->game->setup().game_name == group->name();
       });
-      if (round_over) refresh_rates();
+      if (round_over) {
+        refresh_rates();
+        publish_league();
+      }
     }
   }
   for (PlayerId id : entry->players) {

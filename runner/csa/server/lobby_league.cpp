@@ -34,6 +34,7 @@ void Lobby::open_groups() {
   if (!groups_.empty()) {
     restore_groups();
     refresh_rates();  // players.yaml rebuilt from the records before anyone logs in
+    publish_league();
   }
 }
 
@@ -134,7 +135,6 @@ void Lobby::refresh_rates() {
   for (const league::LeaguePlayer& p : ratings_.players)
     rating_rows_.push_back(
         {p.id, p.name, p.rating_group == 999 ? 0.0 : p.rate, output::format_local_time(p.last_modified, "%Y-%m-%d")});
-  publish_league();
 }
 
 // A round of a Floodgate group: everyone waiting for it is paired by its factory, with every decision logged.

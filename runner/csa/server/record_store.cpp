@@ -10,6 +10,7 @@
 #include <sstream>
 #include <vector>
 
+#include "csa/league/results_list.h"
 #include "csa/server/record.h"
 #include "output/atomic_file.h"
 #include "output/local_time.h"
@@ -114,11 +115,8 @@ int RecordStore::recover(SystemTime now, int days) {
       std::string text = read_text(path);
       if (text.find("\n'summary:") != std::string::npos) continue;
       // The moves written so far stay; the ending says what happened.
-      int moves = 0;
-      for (size_t at = 0; (at = text.find('\n', at)) != std::string::npos; ++at)
-        if (at + 7 < text.size() && (text[at + 1] == '+' || text[at + 1] == '-') && text[at + 2] >= '0' &&
-            text[at + 2] <= '9')
-          ++moves;
+      // Counted as the ratings count an abnormal game's length (a move line cut by the kill is not a move).
+      const int moves = league::record_move_count(path).value_or(0);
       const std::string rating = line_value(text, "'rating:");
       const size_t colon = rating.find(':');
       const bool rated = colon != std::string::npos;
