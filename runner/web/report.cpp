@@ -11,6 +11,7 @@
 #include <set>
 
 #include "game/clock.h"
+#include "game/move_timing.h"
 #include "journal/merge.h"
 #include "output/atomic_file.h"
 #include "output/json.h"
@@ -26,14 +27,8 @@
 namespace arena::web {
 
 namespace bj = boost::json;
-using Micros = std::chrono::microseconds;
 
 namespace {
-
-shogi::Color side_to_move(const std::string& sfen) {
-  const size_t space = sfen.find(' ');
-  return space != std::string::npos && sfen.compare(space, 3, " w ") == 0 ? shogi::WHITE : shogi::BLACK;
-}
 
 bool is_fault(Termination t) {
   return t == Termination::TimeForfeit || t == Termination::Stall || t == Termination::Disconnect ||
@@ -256,7 +251,7 @@ void ReportBuilder::count_termination(const journal::JournalGame& g) {
 
 std::vector<int64_t> ReportBuilder::add_times(const journal::JournalGame& g, const PlayedGame& played) {
   std::vector<int64_t> given(played.moves.size(), -1);
-  for (const MoveTiming& t : move_timings(played)) {
+  for (const game::MoveTiming& t : game::move_timings(played)) {
     const std::string& name = played.names[t.mover];
     auto [it, added] = times_.try_emplace(name);
     if (added) time_order_.push_back(name);
@@ -467,40 +462,6 @@ ReportData ReportBuilder::finish() {
 }
 
 }  // namespace
-
-std::vector<MoveTiming> move_timings(const PlayedGame& game) {
-  std::vector<MoveTiming> out;
-  if (!game.time_controls[shogi::BLACK] || !game.time_controls[shogi::WHITE]) return out;
-  game::Clock clocks[shogi::COLOR_NB] = {game::Clock(*game.time_controls[shogi::BLACK]),
-                                         game::Clock(*game.time_controls[shogi::WHITE])};
-  // The reconstruction never flags: the game's own verdicts are in its result.
-  const Micros never(int64_t(1) << 50);
-  // A recorded time is the runner's measure rounded down to the millisecond: charging it plus half a millisecond
-  // leaves no drift in the engine's favour over a long game with an increment.
-  const Micros rounding(500);
-  shogi::Color mover = side_to_move(game.start_sfen);
-  for (size_t i = 0; i < game.moves.size(); ++i, mover = ~mover) {
-    const MoveRecord& m = game.moves[i];
-    if (m.opening) continue;
-    MoveTiming t;
-    t.ply = int(i) + 1;
-    t.mover = mover;
-    if (auto allowed = clocks[mover].allowed()) t.given_ms = allowed->count() / 1000;
-    t.used_ms = m.time_ms;
-    out.push_back(t);
-    clocks[mover].charge(Micros(m.time_ms * 1000) + rounding, never);
-  }
-  if (game.result.termination == Termination::TimeForfeit) {
-    MoveTiming t;
-    t.ply = int(game.moves.size()) + 1;
-    t.mover = mover;
-    if (auto allowed = clocks[mover].allowed()) t.given_ms = allowed->count() / 1000;
-    t.used_ms = game.forfeit_used_ms.value_or(-1);
-    t.forfeit = true;
-    out.push_back(t);
-  }
-  return out;
-}
 
 ReportData report_data(journal::JournalContents contents, const std::string& source, const ReportOptions& options) {
   const bool have_lines = contents.lines.size() == contents.games.size();

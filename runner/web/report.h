@@ -6,7 +6,7 @@
 //
 // The time given is not in the journal: it is the clock's allowance before the move (main time left plus the
 // increment or byoyomi, or the movetime), reconstructed from the game's time control and its recorded move times
-// by the runner's own clock rules (game/clock.h). Recorded times are the runner's measures rounded down to whole
+// by the runner's own clock rules (game/move_timing.h). Recorded times are the runner's measures rounded down to whole
 // milliseconds; each is charged with half a millisecond more, so the reconstruction has no drift on average.
 
 #include <cstddef>
@@ -60,17 +60,5 @@ struct ReportPageParts {
 ReportPageParts report_page_parts();
 // `json` appended to `out` with every '<' as \u003c.
 void append_script_json(std::string& out, std::string_view json);
-
-// One engine move's time: what the clock allowed before it and what it took.
-struct MoveTiming {
-  int ply = 0;  // 1-based, opening moves counted
-  shogi::Color mover = shogi::BLACK;
-  int64_t given_ms = -1;  // the allowance; -1 when no clock limits the move (nodes or depth only)
-  int64_t used_ms = -1;   // -1 when unknown (a flag that fell with no answer)
-  bool forfeit = false;   // the move that lost on time (not in the game's moves: it was never played)
-};
-// Each engine move of `game`, opening moves left out, and the move that lost on time when it ended so. Empty when
-// the game's time control cannot be read.
-std::vector<MoveTiming> move_timings(const PlayedGame& game);
 
 }  // namespace arena::web

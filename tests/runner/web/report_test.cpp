@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "game/move_timing.h"
 #include "journal/journal.h"
 #include "output/json.h"
 #include "output/result_json.h"
@@ -19,6 +20,8 @@
 
 using namespace arena;
 using namespace arena::web;
+using arena::game::move_timings;
+using arena::game::MoveTiming;
 using arena::testing::make_game;
 
 namespace bj = boost::json;
