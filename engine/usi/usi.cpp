@@ -85,6 +85,7 @@ UsiLoop::UsiLoop(std::istream& in, std::ostream& out) : in_(in), out_(out) {
       line += " ponder ";
       line += to_usi(ponder);
     }
+    answered_ = true;  // before the line: a GUI that reads it may send setoption at once
     print(line);
   };
   cb.on_checkmate = [this](CheckmateStatus status, const std::vector<Move>& pv) {
@@ -94,8 +95,10 @@ UsiLoop::UsiLoop(std::istream& in, std::ostream& out) : in_(in), out_(out) {
         s += ' ';
         s += to_usi(m);
       }
+      answered_ = true;
       print(s);
     } else {
+      answered_ = true;
       print(status == CheckmateStatus::NoMate ? "checkmate nomate" : "checkmate timeout");
     }
   };
@@ -278,6 +281,8 @@ void UsiLoop::cmd_setoption(const std::vector<std::string>& tokens) {
     if (!s.empty()) s += ' ';
     s += tokens[i];
   }
+  // A GUI may set an option as soon as it has read the bestmove, while the search thread still winds down.
+  if (engine_.searching() && answered_) engine_.wait_for_search_finished();
   if (engine_.searching()) {
     info_string("setoption ignored during a search: " + name);
     return;
@@ -354,6 +359,7 @@ void UsiLoop::cmd_go(const std::vector<std::string>& tokens) {
     cmd_perft(perft_depth);
     return;
   }
+  answered_ = false;
   engine_.go(std::move(limits));
 }
 

@@ -2,6 +2,7 @@
 // The USI protocol loop: parses commands, prints responses, and drives the engine facade. Nothing here searches;
 // search results arrive through callbacks and are printed under a lock (they come from a search thread).
 
+#include <atomic>
 #include <iosfwd>
 #include <mutex>
 #include <string>
@@ -50,6 +51,9 @@ class UsiLoop {
   std::string position_error_;
   // The answer to a ponder or infinite go on a refused position, printed at stop or ponderhit.
   std::string held_answer_;
+  // The running search has printed its answer (bestmove or checkmate): from the protocol's view it is over, and a
+  // command that must not interrupt a search (setoption) only waits for its thread to wind down.
+  std::atomic<bool> answered_{true};
 };
 
 // "score cp 35", "score mate 5", "score mate -0", with "lowerbound"/"upperbound" when given.

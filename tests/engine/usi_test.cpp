@@ -1,4 +1,5 @@
 // The USI loop: declarations, robustness against bad input, perft, bench determinism, ponder and stop.
+#include <condition_variable>
 #include <doctest/doctest.h>
 #include <unistd.h>
 
@@ -229,6 +230,57 @@ TEST_CASE("usi: node and depth limits are deterministic with one thread") {
   };
   CHECK(nodes_of("go depth 7") == nodes_of("go depth 7"));
   CHECK(nodes_of("go nodes 20000") == nodes_of("go nodes 20000"));
+}
+
+namespace {
+
+// An output that holds the search thread for a while right after it writes its bestmove, after telling the test:
+// the window in which a GUI that reacts at once sends its next command while the search thread winds down.
+class SlowAfterBestmove : public std::stringbuf {
+ public:
+  std::mutex mutex;
+  std::condition_variable seen;
+  bool bestmove = false;
+
+ protected:
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    const std::streamsize r = std::stringbuf::xsputn(s, n);
+    if (std::string_view(s, size_t(n)).find("bestmove") != std::string_view::npos) {
+      {
+        std::lock_guard lock(mutex);
+        bestmove = true;
+      }
+      seen.notify_all();
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return r;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("usi: setoption sent as soon as the bestmove is read is applied, not refused as during a search") {
+  // A GUI that changes an option between moves sends it the moment it reads the bestmove, while the search thread
+  // may still be winding down: the option must take effect for the next search.
+  std::istringstream in;
+  SlowAfterBestmove buf;
+  std::ostream out(&buf);
+  usi::UsiLoop loop(in, out);
+  loop.execute("setoption name USI_Hash value 4");
+  loop.execute("isready");
+  loop.execute("position startpos moves 7g7f 3c3d");
+  loop.execute("go nodes 3000");
+  {
+    std::unique_lock lock(buf.mutex);
+    buf.seen.wait(lock, [&] { return buf.bestmove; });
+  }
+  loop.execute("setoption name MultiPV value 3");
+  loop.engine().wait_for_search_finished();
+  loop.execute("go nodes 3000");
+  loop.engine().wait_for_search_finished();
+  const std::string text = buf.str();
+  CHECK(text.find("setoption ignored") == std::string::npos);
+  CHECK(text.find(" multipv 3 ") != std::string::npos);
 }
 
 TEST_CASE("bench: the same node count on every run, with the weights it is given; over USI the session's") {
