@@ -14,13 +14,15 @@
 //   shogi-arena csa         one engine on a CSA server (Floodgate, championships, a club or our own server)
 //   shogi-arena serve       a CSA server
 //   shogi-arena check       one engine probed before a tournament: its quirks and the settings to use
+//   shogi-arena analyze OUT a referee engine judges a run's moves: blunders, decisive mistakes, per-engine figures
 //   shogi-arena --version   the version and the commit it was built from
 //
 // Exit codes: 0 done (SPRT: H1 accepted, the change passes); 1 SPRT H0 accepted (it fails); 2 an error, an
 // interrupted run or an inconclusive SPRT. Errors are one line on stderr. `csa`: 0 the games were played (or a
 // stop was requested), 1 gave up (server unreachable, login refused, engine broken), 2 bad configuration.
 // `serve`: 0 after Ctrl-C, 1 when it cannot listen, 2 bad configuration. `check`: 0 the engine plays reliably
-// with the recommended settings, 1 it does not, 2 bad arguments or interrupted before a failure.
+// with the recommended settings, 1 it does not, 2 bad arguments or interrupted before a failure. `analyze`: 0 done
+// (or stopped: --resume goes on), 1 the analysis failed, 2 bad arguments.
 
 #include <signal.h>
 #include <unistd.h>
@@ -32,6 +34,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/cli.h"
 #include "build_info.h"
 #include "check/cli.h"
 #include "cluster/cli.h"
@@ -146,6 +149,9 @@ int main(int argc, char** argv) {
   CLI::App* serve = add("serve", "Host games as a CSA server (shogi-server / Floodgate rules)", serve_cli);
   check::CheckCli check_cli;
   CLI::App* check = add("check", "Probe one engine before a tournament: its quirks and the settings to use", check_cli);
+  analysis::AnalyzeCli analyze_cli;
+  CLI::App* analyze =
+      add("analyze", "A referee engine judges every move of a run's games: blunders, decisive mistakes", analyze_cli);
 
   // CLI11 says only "A subcommand is required" of a misspelt command: name it and the commands there are.
   if (argc > 1 && argv[1][0] != '-') {
@@ -183,6 +189,7 @@ int main(int argc, char** argv) {
     // Everything else runs for a while: Ctrl-C and SIGTERM ask it to stop cleanly.
     install_signal_handlers();
     if (check->parsed()) return check_cli.run(&g_stop);
+    if (analyze->parsed()) return analyze_cli.run(&g_stop);
     if (slurm->parsed()) return slurm_cli.run(slurm_tournament, args_after(argc, argv, "slurm"), &g_stop);
     if (coordinate->parsed()) return coordinate_cli.run(&g_stop);
     if (csa->parsed()) {

@@ -1,0 +1,307 @@
+#include "analysis/analyze.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <ostream>
+#include <set>
+#include <thread>
+#include <utility>
+
+#include "analysis/analysis_file.h"
+#include "analysis/game_analysis.h"
+#include "journal/merge.h"
+#include "journal/run_start.h"
+#include "output/result_json.h"
+#include "rules/game_end.h"
+#include "rules/notation.h"
+
+namespace arena::analysis {
+
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+std::expected<std::int64_t, std::string> parse_number(std::string_view text) {
+  std::int64_t n = 0;
+  std::string not_number = "'";
+  not_number.append(text).append("' is not a game number");
+  if (text.empty() || text.size() > 12) return std::unexpected(not_number);
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::unexpected(not_number);
+    n = n * 10 + (c - '0');
+  }
+  if (n < 1) return std::unexpected("game numbers start at 1");
+  return n;
+}
+
+std::string key_of(std::int64_t game, const std::string& source) { return source + "#" + std::to_string(game); }
+
+std::string duration_text(double seconds) {
+  const auto s = static_cast<long long>(seconds + 0.5);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+  return buf;
+}
+
+// The evaluations of one game's positions, from the one after its opening moves to the last.
+std::expected<std::vector<Evaluation>, RefereeError> evaluate_game(Referee& referee, const PlayedGame& game,
+                                                                   bool fresh_positions,
+                                                                   std::atomic<std::int64_t>& positions,
+                                                                   const std::atomic<bool>* interrupt) {
+  shogi::GameRecord record;
+  if (auto r = record.start("sfen " + game.start_sfen); !r)
+    return std::unexpected(RefereeError{RefereeError::Kind::NoScore, "the game's start position: " + r.error()});
+  if (auto r = referee.new_game(); !r) return std::unexpected(r.error());
+  std::vector<Evaluation> out;
+  for (size_t i = 0;; ++i) {
+    const bool analysed = i >= game.moves.size() || !game.moves[i].opening;
+    if (analysed) {
+      if (interrupt && interrupt->load()) return out;
+      if (record.status(0).end == shogi::GameEnd::NoLegalMoves) {
+        out.push_back(mated_now());
+      } else {
+        if (fresh_positions && !out.empty())
+          if (auto r = referee.new_game(); !r) return std::unexpected(r.error());
+        auto e = referee.evaluate(record.usi_position_command());
+        if (!e) return std::unexpected(e.error());
+        out.push_back(std::move(*e));
+      }
+      ++positions;
+    }
+    if (i == game.moves.size()) break;
+    record.play(game.moves[i].move);
+  }
+  return out;
+}
+
+}  // namespace
+
+bool GameSelection::selects(const SourceGame& game) const {
+  const Outcome o = game.played.result.outcome;
+  switch (kind) {
+    case Kind::All:
+      return true;
+    case Kind::Decisive:
+      return o == Outcome::BlackWin || o == Outcome::WhiteWin;
+    case Kind::LostBy:
+      return (o == Outcome::WhiteWin && game.played.names[shogi::BLACK] == engine) ||
+             (o == Outcome::BlackWin && game.played.names[shogi::WHITE] == engine);
+    case Kind::Numbers:
+      for (std::int64_t n : numbers)
+        if (n == game.game + 1) return true;
+      return false;
+  }
+  return false;
+}
+
+std::expected<GameSelection, std::string> parse_game_selection(std::string_view text) {
+  GameSelection s;
+  if (text == "all") return s;
+  if (text == "decisive") {
+    s.kind = GameSelection::Kind::Decisive;
+    return s;
+  }
+  if (text.starts_with("lost-by=")) {
+    s.kind = GameSelection::Kind::LostBy;
+    s.engine = std::string(text.substr(8));
+    if (s.engine.empty()) return std::unexpected(std::string("lost-by= needs an engine's name"));
+    return s;
+  }
+  s.kind = GameSelection::Kind::Numbers;
+  auto wrong = [](std::string_view what) {
+    std::string message = "expected all, decisive, lost-by=NAME or game numbers like 3,7,10-12: ";
+    message.append(what);
+    return std::unexpected(std::move(message));
+  };
+  while (!text.empty()) {
+    const size_t comma = text.find(',');
+    std::string_view item = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    const size_t dash = item.find('-');
+    auto first = parse_number(item.substr(0, dash));
+    if (!first) return wrong(first.error());
+    std::int64_t last = *first;
+    if (dash != std::string_view::npos) {
+      auto l = parse_number(item.substr(dash + 1));
+      if (!l) return wrong(l.error());
+      last = *l;
+    }
+    if (last < *first || last - *first > 1000000) return wrong(std::string(item) + " is an empty or huge range");
+    for (std::int64_t n = *first; n <= last; ++n) s.numbers.push_back(n);
+  }
+  if (s.numbers.empty()) return std::unexpected(std::string("no game numbers given"));
+  return s;
+}
+
+std::expected<std::vector<SourceGame>, std::string> read_journal_games(const std::string& path) {
+  auto contents = journal::read_games(path, true);
+  if (!contents) return std::unexpected(contents.error());
+  std::vector<SourceGame> out;
+  for (size_t i = 0; i < contents->games.size(); ++i) {
+    const journal::JournalGame& g = contents->games[i];
+    if (g.replay) continue;
+    auto played = parse_result_json(contents->lines[i]);
+    if (!played) return std::unexpected(path + ": game " + std::to_string(g.game + 1) + ": " + played.error());
+    out.push_back(SourceGame{g.game, {}, std::move(*played)});
+  }
+  return out;
+}
+
+std::expected<AnalyzeReport, std::string> analyze_games(const std::vector<SourceGame>& games,
+                                                        const AnalyzeOptions& options) {
+  const int concurrency = std::max(1, options.concurrency);
+  AnalysisHeader header;
+  header.referee_command = options.referee.command;
+  header.referee_options = options.referee.options;
+  header.nodes = options.budget.nodes;
+  header.movetime_ms = options.budget.movetime_ms;
+  header.fresh_positions = options.budget.fresh_positions;
+  header.judge = options.judge;
+  header.created = journal::created_now();
+
+  // The referees first: one that cannot start is reported before anything is written.
+  std::vector<std::unique_ptr<Referee>> referees;
+  for (int i = 0; i < concurrency; ++i) {
+    referees.push_back(std::make_unique<Referee>(options.referee, options.budget));
+    if (auto r = referees.back()->start(); !r) return std::unexpected(r.error().what);
+  }
+  header.referee_name = referees.front()->name();
+
+  std::set<std::string> done;
+  std::optional<AnalysisWriter> writer;
+  AnalyzeReport report;
+  if (std::filesystem::exists(options.out_path)) {
+    if (!options.resume)
+      return std::unexpected(options.out_path + " exists: --resume to go on with it, or remove it to start again");
+    auto existing = read_analysis(options.out_path);
+    if (!existing) return std::unexpected(existing.error());
+    if (!existing->header) return std::unexpected(options.out_path + ": no analysis header");
+    if (std::string m = analysis_mismatch(*existing->header, header); !m.empty())
+      return std::unexpected(options.out_path + ": another analysis: " + m);
+    for (const GameAnalysis& g : existing->games) done.insert(key_of(g.game, g.source));
+    auto w = AnalysisWriter::append_to(options.out_path, existing->valid_size);
+    if (!w) return std::unexpected(w.error());
+    writer.emplace(std::move(*w));
+  } else {
+    auto w = AnalysisWriter::create(options.out_path, header);
+    if (!w) return std::unexpected(w.error());
+    writer.emplace(std::move(*w));
+  }
+
+  std::vector<const SourceGame*> todo;
+  std::int64_t total_positions = 0;
+  for (const SourceGame& g : games) {
+    if (done.contains(key_of(g.game, g.source))) {
+      ++report.skipped;
+      continue;
+    }
+    todo.push_back(&g);
+    std::int64_t opening = 0;
+    for (const MoveRecord& m : g.played.moves) opening += m.opening ? 1 : 0;
+    total_positions += std::int64_t(g.played.moves.size()) - opening + 1;
+  }
+
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::map<size_t, GameAnalysis> finished;  // by place in `todo`, until every earlier one is written
+  std::string fatal;
+  std::atomic<size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::atomic<std::int64_t> positions{0};
+  std::atomic<int> restarts{0};
+  size_t running = size_t(concurrency);
+  const auto interrupted = [&] { return stop.load() || (options.interrupt && options.interrupt->load()); };
+
+  auto work = [&](Referee& referee) {
+    for (size_t i; !interrupted() && (i = next.fetch_add(1)) < todo.size();) {
+      const SourceGame& game = *todo[i];
+      std::expected<std::vector<Evaluation>, RefereeError> evaluations;
+      for (int attempt = 0;; ++attempt) {
+        // A game is evaluated whole by one referee from usinewgame on, so that a restart changes nothing.
+        evaluations = evaluate_game(referee, game.played, options.budget.fresh_positions, positions, options.interrupt);
+        if (evaluations || evaluations.error().kind != RefereeError::Kind::Lost || attempt == 2 || interrupted()) break;
+        ++restarts;
+        if (options.progress) {
+          std::lock_guard lock(mutex);
+          *options.progress << "analyze: " << evaluations.error().what << "; restarting it for game " << game.game + 1
+                            << std::endl;
+        }
+        if (auto r = referee.start(); !r) {
+          evaluations = std::unexpected(r.error());
+          break;
+        }
+      }
+      std::lock_guard lock(mutex);
+      if (!evaluations) {
+        if (fatal.empty()) fatal = evaluations.error().what;
+        stop = true;
+        break;
+      }
+      if (interrupted()) break;
+      GameAnalysis a = analyse_game(game.played, *evaluations, options.judge);
+      a.game = game.game;
+      a.source = game.source;
+      finished.emplace(i, std::move(a));
+      changed.notify_all();
+    }
+    std::lock_guard lock(mutex);
+    --running;
+    changed.notify_all();
+  };
+
+  const auto started = SteadyClock::now();
+  std::vector<std::thread> threads;
+  for (auto& r : referees) threads.emplace_back(work, std::ref(*r));
+
+  size_t written = 0;
+  std::string write_error;
+  auto last_progress = started;
+  {
+    std::unique_lock lock(mutex);
+    while (true) {
+      while (finished.contains(written)) {
+        GameAnalysis a = std::move(finished.at(written));
+        finished.erase(written);
+        lock.unlock();
+        auto r = writer->append(a);
+        lock.lock();
+        if (!r) {
+          write_error = r.error();
+          stop = true;
+          break;
+        }
+        ++written;
+      }
+      if (running == 0 || !write_error.empty()) break;
+      changed.wait_for(lock, std::chrono::seconds(1));
+      const auto now = SteadyClock::now();
+      if (options.progress && now - last_progress >= std::chrono::seconds(5)) {
+        last_progress = now;
+        const double seconds = std::chrono::duration<double>(now - started).count();
+        const double rate = double(positions.load()) / std::max(seconds, 1e-3);
+        const double left = rate > 0 ? double(total_positions - positions.load()) / rate : 0;
+        *options.progress << "analyze: " << written << " of " << todo.size() << " games, " << positions.load() << " of "
+                          << total_positions << " positions, " << static_cast<long long>(rate) << " positions/s, "
+                          << duration_text(left) << " left" << std::endl;
+      }
+    }
+  }
+  stop = stop.load() || !write_error.empty();
+  for (std::thread& t : threads) t.join();
+  for (auto& r : referees) r->quit();
+
+  report.analysed = std::int64_t(written);
+  report.positions = positions.load();
+  report.seconds = std::chrono::duration<double>(SteadyClock::now() - started).count();
+  report.referee_restarts = restarts.load();
+  report.interrupted = options.interrupt && options.interrupt->load();
+  if (!write_error.empty()) return std::unexpected(write_error);
+  if (!fatal.empty()) return std::unexpected(fatal);
+  return report;
+}
+
+}  // namespace arena::analysis

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# `shogi-arena analyze` on games whose mistakes are known. A test engine plays the built-in engine's moves except at
+# one chosen ply per game (31 as black, 32 as white), where it plays the move the built-in engine scores worst; its
+# opponent is the same engine without blunders. Both search each move from a cleared state, as the referee (the
+# built-in engine at the same node budget, --clear-hash position) does, so every other move is the referee's own.
+# The analysis must flag those plies alone, name them the decisive mistakes of the games the test engine lost, and
+# give the same file run at once, with two referees, after a kill -9 and --resume, and after its referee is killed.
+source "$(dirname "$0")/lib.sh"
+
+BLUNDER=$(dirname "$MOCK")/blunder_usi_engine
+[ -x "$BLUNDER" ] || fail "no blunder_usi_engine beside the mock engine ($BLUNDER)"
+NODES=10000
+blunder_engine() { # NAME [ARGS...]: an --engine argument list (no spaces inside a word)
+  local name=$1 a
+  shift
+  printf '%s ' "cmd=$BLUNDER" "name=$name" arg=--engine "arg=$ENGINE" arg=--fresh arg=--name "arg=$name" arg=--tag \
+    "arg=$TAG"
+  for a in "$@"; do printf '%s ' "arg=$a"; done
+}
+
+# shellcheck disable=SC2046
+"$ARENA" gauntlet --engine $(blunder_engine blunder --blunder-at 31,32) --engine $(blunder_engine steady) \
+  --each tc=nodes=$NODES option.Threads=1 option.USI_Hash=16 --rounds 2 --concurrency 2 \
+  --openings file="$OPENINGS" --out "$TMP/run" >"$TMP/run.log" 2>&1 || fail "the gauntlet failed: $(tail -3 "$TMP/run.log")"
+check_exactly_once "$TMP/run/journal.jsonl" 4
+
+REFEREE=(--engine "cmd=$ENGINE" option.Threads=1 option.USI_Hash=16 --nodes $NODES --clear-hash position)
+"$ARENA" analyze "$TMP/run" "${REFEREE[@]}" --concurrency 2 >"$TMP/a.log" 2>&1 || fail "analyze failed: $(tail -3 "$TMP/a.log")"
+A=$TMP/run/analysis.jsonl
+[ "$(journal_games "$A" | wc -l)" = 4 ] || fail "expected 4 analysed games: $(cat "$TMP/a.log")"
+[ "$(head -1 "$A" | jq -r '.deterministic')" = true ] || fail "a node budget is deterministic: $(head -1 "$A")"
+grep -q "^  blunder " "$TMP/a.log" || fail "no per-engine table: $(cat "$TMP/a.log")"
+
+# The opponent's moves are all the referee's own.
+others=$(journal_games "$A" '.moves[] | select(.mover == "steady" and .judgement != "best") | .ply' | wc -l)
+[ "$others" = 0 ] || fail "the steady engine has $others moves the referee did not choose"
+# The test engine's moves other than the chosen plies too; every blunder is at a chosen ply.
+stray=$(journal_games "$A" '.moves[] | select(.mover == "blunder" and .judgement != "best" and .ply != 31 and .ply != 32)
+  | "\(.ply) \(.move) \(.judgement)"')
+[ -z "$stray" ] || fail "moves judged off the chosen plies: $stray"
+blunders=$(journal_games "$A" '.moves[] | select(.judgement == "blunder") | .ply' | sort -u | tr '\n' ' ')
+[ -n "$blunders" ] || fail "no blunder found"
+pass "blunders at plies $blunders only, all by the test engine"
+# Each game the test engine lost: when it still held the game before its chosen ply (50 % - the 10 % margin or more),
+# that ply is a blunder and the decisive mistake; when it was lost already, there is none (every other move of its
+# is the referee's own).
+lost=$(jq -R -r 'fromjson? | select(has("game")) | select((.result == "white" and .black == "blunder") or
+  (.result == "black" and .white == "blunder")) | . as $g | [.moves[] | select(.mover == "blunder" and
+  (.ply == 31 or .ply == 32))][0] as $m
+  | "\($g.game) \($g.decisive.ply // "none") \($m.ply) \($m.win_before >= 0.4) \($m.judgement)"' "$A")
+[ -n "$lost" ] || fail "the test engine lost no game: nothing to check the decisive mistake on"
+decided=0
+while read -r game decisive chosen held judged; do
+  if [ "$held" = true ]; then
+    [ "$decisive" = "$chosen" ] || fail "game $game: decisive mistake at ply $decisive, expected the chosen ply $chosen"
+    [ "$judged" = blunder ] || fail "game $game: the decisive ply $chosen is judged $judged"
+    decided=$((decided + 1))
+  else
+    [ "$decisive" = none ] || fail "game $game: lost before its chosen ply, yet a decisive mistake at $decisive"
+  fi
+done <<<"$lost"
+[ $decided -gt 0 ] || fail "no lost game where the chosen ply decided it: $lost"
+pass "decisive mistakes: $(echo "$lost" | awk '{print "game " $1 " ply " $2}' | paste -sd, -)"
+grep -q "decisive mistake at ply 3[12]" "$TMP/a.log" || fail "the console names no decisive mistake: $(cat "$TMP/a.log")"
+
+# One referee: the same lines, in the same order.
+"$ARENA" analyze "$TMP/run" "${REFEREE[@]}" --concurrency 1 --out "$TMP/one" >"$TMP/one.log" 2>&1 ||
+  fail "analyze --concurrency 1 failed: $(tail -3 "$TMP/one.log")"
+cmp <(tail -n +2 "$A") <(tail -n +2 "$TMP/one/analysis.jsonl") || fail "concurrency 1 and 2 differ"
+pass "concurrency 1 and 2 write the same lines"
+
+# kill -9 once a game is written, then --resume: the same lines.
+mkdir -p "$TMP/killed"
+"$ARENA" analyze "$TMP/run" "${REFEREE[@]}" --out "$TMP/killed" >"$TMP/killed.log" 2>&1 &
+pid=$!
+wait_lines "$TMP/killed/analysis.jsonl" 1 120
+kill -9 $pid
+wait $pid 2>/dev/null || true
+before=$(game_lines "$TMP/killed/analysis.jsonl")
+[ "$before" -lt 4 ] || fail "the analysis had ended before the kill"
+expect_exit() { # CODE PATTERN ARGS...: shogi-arena ARGS exits with CODE, printing PATTERN on stderr
+  local code=$1 pattern=$2
+  shift 2
+  set +e
+  "$ARENA" "$@" >"$TMP/x.out" 2>"$TMP/x.err"
+  local rc=$?
+  set -e
+  [ $rc = "$code" ] || fail "'$*' exited with $rc, expected $code: $(cat "$TMP/x.err")"
+  grep -q -- "$pattern" "$TMP/x.err" || fail "'$*': expected '$pattern' in: $(cat "$TMP/x.err")"
+}
+expect_exit 1 "exists: --resume to go on" analyze "$TMP/run" "${REFEREE[@]}" --out "$TMP/killed"
+expect_exit 1 "another analysis: the referee's budget differs: nodes $NODES in the file, nodes 20000 asked" \
+  analyze "$TMP/run" --engine "cmd=$ENGINE" option.Threads=1 option.USI_Hash=16 --nodes 20000 --clear-hash position \
+  --out "$TMP/killed" --resume
+"$ARENA" analyze "$TMP/run" "${REFEREE[@]}" --out "$TMP/killed" --resume >"$TMP/resumed.log" 2>&1 ||
+  fail "--resume failed: $(tail -3 "$TMP/resumed.log")"
+grep -q "($before already in the file)" "$TMP/resumed.log" || fail "the resume redid games: $(cat "$TMP/resumed.log")"
+cmp <(tail -n +2 "$A") <(tail -n +2 "$TMP/killed/analysis.jsonl") || fail "the resumed analysis differs"
+pass "kill -9 after $before games and --resume: the same lines"
+
+# The referee killed during a game: restarted, the game analysed again from its start, the same lines.
+mkdir -p "$TMP/restart"
+"$ARENA" analyze "$TMP/run" "${REFEREE[@]}" --out "$TMP/restart" >"$TMP/restart.log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+  referee=$(pgrep -P $pid | head -1 || true)
+  [ -n "$referee" ] && break
+  sleep 0.1
+done
+[ -n "$referee" ] || fail "no referee process under the analysis"
+sleep 1
+kill -9 "$referee"
+wait $pid || fail "the analysis did not survive its referee: $(tail -3 "$TMP/restart.log")"
+grep -q "restarting it for game" "$TMP/restart.log" || fail "no restart reported: $(cat "$TMP/restart.log")"
+cmp <(tail -n +2 "$A") <(tail -n +2 "$TMP/restart/analysis.jsonl") || fail "the analysis after a restart differs"
+pass "a referee killed mid-game is restarted and the game asked again"
+
+# Referees that cannot referee, and arguments that make no sense.
+expect_exit 1 "gave no score" analyze "$TMP/run" --engine "cmd=$MOCK" arg=--behavior arg=resign arg=--name arg="$TAG" \
+  --nodes 100 --out "$TMP/noscore"
+expect_error "needs the referee's budget" analyze "$TMP/run" --engine "cmd=$ENGINE"
+expect_error "expected all, decisive, lost-by=NAME or game numbers" analyze "$TMP/run" --engine "cmd=$ENGINE" \
+  --nodes 100 --games 3-x
+expect_error "engine command" analyze "$TMP/run" --engine cmd=/nonexistent/referee --nodes 100
+"$ARENA" analyze "$TMP/run" "${REFEREE[@]}" --games lost-by=blunder --out "$TMP/lost" >"$TMP/lost.log" 2>&1 ||
+  fail "--games lost-by failed: $(tail -3 "$TMP/lost.log")"
+[ "$(game_lines "$TMP/lost/analysis.jsonl")" = "$(echo "$lost" | wc -l)" ] || fail "--games lost-by=blunder chose other games"
+pass "errors and the game selection"
