@@ -1,5 +1,6 @@
 #include "output/record_common.h"
 
+#include <charconv>
 #include <cstdio>
 #include <ctime>
 
@@ -36,6 +37,17 @@ bool is_standard_start(const shogi::Position& pos) {
   std::string_view start = shogi::START_SFEN;
   // Compare without the move number, the last field.
   return sfen.substr(0, sfen.rfind(' ')) == start.substr(0, start.rfind(' '));
+}
+
+std::optional<int> comment_score(std::string_view comment, shogi::Color mover) {
+  if (!comment.starts_with("'*")) return std::nullopt;
+  comment.remove_prefix(comment.starts_with("'**") ? 3 : 2);
+  while (!comment.empty() && comment.front() == ' ') comment.remove_prefix(1);
+  int score = 0;
+  auto [end, ec] = std::from_chars(comment.data(), comment.data() + comment.size(), score);
+  if (ec != std::errc() || end == comment.data() || (end != comment.data() + comment.size() && *end != ' '))
+    return std::nullopt;
+  return mover == shogi::BLACK ? score : -score;
 }
 
 std::optional<int> score_for_black(const SearchInfo& info, shogi::Color mover) {

@@ -49,6 +49,9 @@ inline int64_t whole_seconds(int64_t ms) { return ms > 0 ? ms / 1000 : 0; }
 // +-MATE_SCORE (ShogiHome's value), whatever its distance. Empty when the engine gave no score.
 constexpr int MATE_SCORE = 30000;
 std::optional<int> score_for_black(const SearchInfo& info, shogi::Color mover);
+// The other way: the score of a Floodgate comment ("'** <score> [<pv>]", black's view) from the mover's view;
+// nullopt if the comment carries none.
+std::optional<int> comment_score(std::string_view comment, shogi::Color mover);
 
 // The longest legal prefix of a USI PV played from `before`: engines sometimes end a PV with junk.
 std::vector<shogi::Move> legal_pv(const shogi::Position& before, const std::vector<std::string>& pv);

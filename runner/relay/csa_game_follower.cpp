@@ -1,21 +1,9 @@
 #include "relay/csa_game_follower.h"
 
-#include <charconv>
-
 #include "game/game.h"
+#include "output/record_common.h"
 
 namespace arena::relay {
-
-std::optional<int> floodgate_comment_score(std::string_view comment, shogi::Color mover) {
-  if (!comment.starts_with("'*")) return std::nullopt;
-  comment.remove_prefix(comment.starts_with("'**") ? 3 : 2);
-  while (!comment.empty() && comment.front() == ' ') comment.remove_prefix(1);
-  int score = 0;
-  auto [end, ec] = std::from_chars(comment.data(), comment.data() + comment.size(), score);
-  if (ec != std::errc() || end == comment.data() || (end != comment.data() + comment.size() && *end != ' '))
-    return std::nullopt;
-  return mover == shogi::BLACK ? score : -score;
-}
 
 void CsaGameFollower::progress(const csa::CsaGameProgress& p) {
   game::ClockView clocks;
@@ -48,7 +36,7 @@ void CsaGameFollower::progress(const csa::CsaGameProgress& p) {
     m.time_ms = i < p.times_s.size() ? p.times_s[i] * 1000 : 0;
     if (i < p.comments.size())
       m.info.score_cp =
-          floodgate_comment_score(p.comments[i], (p.moves.size() - 1 - i) % 2 == 0 ? ~p.to_move : p.to_move);
+          record::comment_score(p.comments[i], (p.moves.size() - 1 - i) % 2 == 0 ? ~p.to_move : p.to_move);
     game_.moves.push_back(m);
     // Moves that came in one report (a move the server queued before its turn) each get the side to move after
     // them; the clocks are the report's.

@@ -14,9 +14,6 @@
 
 namespace arena::relay {
 
-// The score of a Floodgate comment ("'** <score> [<pv>]", black's view) from the mover's view; nullopt if none.
-std::optional<int> floodgate_comment_score(std::string_view comment, shogi::Color mover);
-
 class CsaGameFollower {
  public:
   explicit CsaGameFollower(game::GameWatcher& watcher) : watcher_(watcher) {}

@@ -2,6 +2,7 @@
 // then in the finished list with a line the page can replay.
 #include <doctest/doctest.h>
 
+#include "output/record_common.h"
 #include "output/result_json.h"
 #include "relay/csa_game_follower.h"
 #include "rules/notation.h"
@@ -99,12 +100,12 @@ TEST_CASE("csa_game_result: the server's endings in the runner's terms") {
 }
 
 TEST_CASE("CsaServerWatch: the players' Floodgate comments give the board each side's score, from its side") {
-  CHECK(relay::floodgate_comment_score("'** 30 -3334FU +2726FU", shogi::BLACK) == 30);
-  CHECK(relay::floodgate_comment_score("'** 30 -3334FU", shogi::WHITE) == -30);
-  CHECK(relay::floodgate_comment_score("'* -120", shogi::BLACK) == -120);
-  CHECK_FALSE(relay::floodgate_comment_score("", shogi::BLACK).has_value());
-  CHECK_FALSE(relay::floodgate_comment_score("'** x", shogi::BLACK).has_value());
-  CHECK_FALSE(relay::floodgate_comment_score("'a note", shogi::BLACK).has_value());
+  CHECK(record::comment_score("'** 30 -3334FU +2726FU", shogi::BLACK) == 30);
+  CHECK(record::comment_score("'** 30 -3334FU", shogi::WHITE) == -30);
+  CHECK(record::comment_score("'* -120", shogi::BLACK) == -120);
+  CHECK_FALSE(record::comment_score("", shogi::BLACK).has_value());
+  CHECK_FALSE(record::comment_score("'** x", shogi::BLACK).has_value());
+  CHECK_FALSE(record::comment_score("'a note", shogi::BLACK).has_value());
 
   LiveState state("CSA server");
   CsaServerWatch watch(state, "127.0.0.1:4081");
