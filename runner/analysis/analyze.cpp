@@ -13,9 +13,7 @@
 
 #include "analysis/analysis_file.h"
 #include "analysis/game_analysis.h"
-#include "journal/merge.h"
 #include "journal/run_start.h"
-#include "output/result_json.h"
 #include "rules/game_end.h"
 #include "rules/notation.h"
 
@@ -24,19 +22,6 @@ namespace arena::analysis {
 namespace {
 
 using SteadyClock = std::chrono::steady_clock;
-
-std::expected<std::int64_t, std::string> parse_number(std::string_view text) {
-  std::int64_t n = 0;
-  std::string not_number = "'";
-  not_number.append(text).append("' is not a game number");
-  if (text.empty() || text.size() > 12) return std::unexpected(not_number);
-  for (char c : text) {
-    if (c < '0' || c > '9') return std::unexpected(not_number);
-    n = n * 10 + (c - '0');
-  }
-  if (n < 1) return std::unexpected("game numbers start at 1");
-  return n;
-}
 
 std::string key_of(std::int64_t game, const std::string& source) { return source + "#" + std::to_string(game); }
 
@@ -79,77 +64,6 @@ std::expected<std::vector<Evaluation>, RefereeError> evaluate_game(Referee& refe
 }
 
 }  // namespace
-
-bool GameSelection::selects(const SourceGame& game) const {
-  const Outcome o = game.played.result.outcome;
-  switch (kind) {
-    case Kind::All:
-      return true;
-    case Kind::Decisive:
-      return o == Outcome::BlackWin || o == Outcome::WhiteWin;
-    case Kind::LostBy:
-      return (o == Outcome::WhiteWin && game.played.names[shogi::BLACK] == engine) ||
-             (o == Outcome::BlackWin && game.played.names[shogi::WHITE] == engine);
-    case Kind::Numbers:
-      for (std::int64_t n : numbers)
-        if (n == game.game + 1) return true;
-      return false;
-  }
-  return false;
-}
-
-std::expected<GameSelection, std::string> parse_game_selection(std::string_view text) {
-  GameSelection s;
-  if (text == "all") return s;
-  if (text == "decisive") {
-    s.kind = GameSelection::Kind::Decisive;
-    return s;
-  }
-  if (text.starts_with("lost-by=")) {
-    s.kind = GameSelection::Kind::LostBy;
-    s.engine = std::string(text.substr(8));
-    if (s.engine.empty()) return std::unexpected(std::string("lost-by= needs an engine's name"));
-    return s;
-  }
-  s.kind = GameSelection::Kind::Numbers;
-  auto wrong = [](std::string_view what) {
-    std::string message = "expected all, decisive, lost-by=NAME or game numbers like 3,7,10-12: ";
-    message.append(what);
-    return std::unexpected(std::move(message));
-  };
-  while (!text.empty()) {
-    const size_t comma = text.find(',');
-    std::string_view item = text.substr(0, comma);
-    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
-    const size_t dash = item.find('-');
-    auto first = parse_number(item.substr(0, dash));
-    if (!first) return wrong(first.error());
-    std::int64_t last = *first;
-    if (dash != std::string_view::npos) {
-      auto l = parse_number(item.substr(dash + 1));
-      if (!l) return wrong(l.error());
-      last = *l;
-    }
-    if (last < *first || last - *first > 1000000) return wrong(std::string(item) + " is an empty or huge range");
-    for (std::int64_t n = *first; n <= last; ++n) s.numbers.push_back(n);
-  }
-  if (s.numbers.empty()) return std::unexpected(std::string("no game numbers given"));
-  return s;
-}
-
-std::expected<std::vector<SourceGame>, std::string> read_journal_games(const std::string& path) {
-  auto contents = journal::read_games(path, true);
-  if (!contents) return std::unexpected(contents.error());
-  std::vector<SourceGame> out;
-  for (size_t i = 0; i < contents->games.size(); ++i) {
-    const journal::JournalGame& g = contents->games[i];
-    if (g.replay) continue;
-    auto played = parse_result_json(contents->lines[i]);
-    if (!played) return std::unexpected(path + ": game " + std::to_string(g.game + 1) + ": " + played.error());
-    out.push_back(SourceGame{g.game, {}, std::move(*played)});
-  }
-  return out;
-}
 
 std::expected<AnalyzeReport, std::string> analyze_games(const std::vector<SourceGame>& games,
                                                         const AnalyzeOptions& options) {

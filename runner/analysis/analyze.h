@@ -13,32 +13,11 @@
 
 #include "analysis/judgement.h"
 #include "analysis/referee.h"
+#include "analysis/source_games.h"
 #include "game/game.h"
 #include "game/game_result.h"
 
 namespace arena::analysis {
-
-// One game to analyse, from a journal or a record.
-struct SourceGame {
-  std::int64_t game = 0;  // the journal's game number (0-based), or the record's place in the list
-  std::string source;     // a record's file name; empty for a journal's game
-  PlayedGame played;
-};
-
-// Which games: "all", "decisive" (a winner), "lost-by=NAME" (games NAME lost), or game numbers as the console shows
-// them, 1-based: "3,7,10-12".
-struct GameSelection {
-  enum class Kind { All, Decisive, LostBy, Numbers };
-  Kind kind = Kind::All;
-  std::string engine;                 // LostBy
-  std::vector<std::int64_t> numbers;  // Numbers, 1-based, as given
-  bool selects(const SourceGame& game) const;
-};
-std::expected<GameSelection, std::string> parse_game_selection(std::string_view text);
-
-// The games of a journal, a run's directory (its journal.jsonl or a sharded run's segments). Void games (a pair
-// played again after a crash) are left out, as the run's statistics leave them out.
-std::expected<std::vector<SourceGame>, std::string> read_journal_games(const std::string& path);
 
 struct AnalyzeOptions {
   game::EngineConfig referee;

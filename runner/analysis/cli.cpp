@@ -38,7 +38,9 @@ void AnalyzeCli::add_to(CLI::App& app) {
       "Exit codes: 0 analysed (or stopped by Ctrl-C: --resume goes on); 1 the analysis failed; 2 bad arguments.\n"
       "Example:\n"
       "  shogi-arena analyze shogi-arena-out --engine cmd=shogi-arena-engine --nodes 200000 --games decisive");
-  app.add_option("inputs", inputs_, "A run's directory or journal")->required()->expected(1, -1);
+  app.add_option("inputs", inputs_,
+                 "A run's directory or journal, CSA or KIF records, or a folder of records (x.kif is left out when "
+                 "x.csa is there)")->required()->expected(1, -1);
   app.add_option("--engine", engine_, "The referee: " + config::engine_tokens_usage(config::InTournament))
       ->required()
       ->expected(1, -1);
@@ -105,7 +107,7 @@ int AnalyzeCli::run(const std::atomic<bool>* interrupt) const {
 
   std::vector<SourceGame> games;
   for (const std::string& input : inputs_) {
-    auto read = read_journal_games(input);
+    auto read = read_source_games(input);
     if (!read) {
       std::cerr << "shogi-arena: error: " << utf8::printable(read.error()) << std::endl;
       return 1;

@@ -1,7 +1,7 @@
 #pragma once
 // The command line of `shogi-arena analyze`:
 //
-//   shogi-arena analyze RUN_DIR|JOURNAL... --engine cmd=REFEREE [name=N] [option.X=Y ...]
+//   shogi-arena analyze RUN_DIR|JOURNAL|RECORDS... --engine cmd=REFEREE [name=N] [option.X=Y ...]
 //       [--nodes N | --movetime MS] [--games all|decisive|lost-by=NAME|3,7,10-12] [--concurrency N] [--out DIR]
 //       [--resume] [--clear-hash game|position] [--scale CP] [--inaccuracy P] [--mistake P] [--blunder P]
 //       [--decisive-margin P]

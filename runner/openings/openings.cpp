@@ -23,7 +23,8 @@ std::string lower_extension(const std::string& path) {
   return ext;
 }
 
-// KIF files are traditionally Shift_JIS (CP932); the parser reads UTF-8.
+}  // namespace
+
 std::expected<std::string, std::string> to_utf8(const std::string& text) {
   if (utf8::is_valid(text)) return text;
   iconv_t cd = iconv_open("UTF-8", "CP932");
@@ -39,8 +40,6 @@ std::expected<std::string, std::string> to_utf8(const std::string& text) {
   out.resize(out.size() - out_left);
   return out;
 }
-
-}  // namespace
 
 std::expected<Opening, std::string> parse_opening_line(std::string_view line, int plies) {
   auto position = opening_position(line, {}, plies);

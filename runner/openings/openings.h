@@ -39,6 +39,8 @@ std::expected<Opening, std::string> parse_opening_line(std::string_view line, in
 // The records in a CSA text (one or more games separated by "/" lines) as openings.
 std::expected<std::vector<Opening>, std::string> parse_csa_openings(std::string_view text, const std::string& name,
                                                                     int plies);
+// KIF files are traditionally Shift_JIS (CP932): such a text converted to UTF-8, a UTF-8 one as it is.
+std::expected<std::string, std::string> to_utf8(const std::string& text);
 // The moves of a KIF record (UTF-8; Shift_JIS is converted by load_openings) as one opening.
 std::expected<Opening, std::string> parse_kif_opening(std::string_view text, const std::string& name, int plies);
 

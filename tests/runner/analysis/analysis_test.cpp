@@ -14,7 +14,10 @@
 #include "analysis/analyze.h"
 #include "analysis/game_analysis.h"
 #include "analysis/judgement.h"
+#include "analysis/source_games.h"
 #include "analysis/summary.h"
+#include "output/csa_record.h"
+#include "output/kif_record.h"
 #include "sample_games.h"
 #include "support/temp_dir.h"
 
@@ -320,4 +323,55 @@ TEST_CASE("summary: per engine, by phase and by time left, the lost games with t
   CHECK(phase_of(40) == 0);
   CHECK(phase_of(41) == 1);
   CHECK(phase_of(81) == 2);
+}
+
+TEST_CASE("records: CSA and KIF of every ending read back with their names, moves, times and result") {
+  for (const testing::NamedGame& named : testing::ending_games()) {
+    CAPTURE(named.name);
+    const PlayedGame& g = named.game;
+    auto csa = to_csa_record(g);
+    REQUIRE(csa);
+    auto from_csa = parse_csa_games(*csa, named.name + ".csa");
+    REQUIRE_MESSAGE(from_csa, (from_csa ? "" : from_csa.error()));
+    REQUIRE(from_csa->size() == 1);
+    auto kif = to_kif_record(g);
+    REQUIRE(kif);
+    auto from_kif = parse_kif_game(*kif, named.name + ".kif");
+    REQUIRE_MESSAGE(from_kif, (from_kif ? "" : from_kif.error()));
+    for (const SourceGame* read : {&from_csa->front(), &*from_kif}) {
+      const PlayedGame& p = read->played;
+      CHECK(p.names[shogi::BLACK] == g.names[shogi::BLACK]);
+      CHECK(p.names[shogi::WHITE] == g.names[shogi::WHITE]);
+      CHECK(p.start_sfen == g.start_sfen);
+      REQUIRE(p.moves.size() == g.moves.size());
+      for (size_t i = 0; i < g.moves.size(); ++i) {
+        CHECK(p.moves[i].move == g.moves[i].move);
+        CHECK(p.moves[i].time_ms / 1000 == g.moves[i].time_ms / 1000);  // whole seconds in both formats
+      }
+      CHECK(p.result.outcome == g.result.outcome);
+    }
+  }
+}
+
+TEST_CASE("records: a CSA file of several games, Floodgate comments as the movers' own scores") {
+  const std::string text =
+      "V2.2\nN+sente\nN-gote\nPI\n+\n+7776FU,T3\n'** 45 -3334FU\n-3334FU,T12\n'** 30000\n%TORYO\n/\n"
+      "N+a\nN-b\nPI\n+\n+2726FU\nT1\n-8384FU\nT2\n%SENNICHITE\n";
+  auto games = parse_csa_games(text, "two.csa");
+  REQUIRE_MESSAGE(games, (games ? "" : games.error()));
+  REQUIRE(games->size() == 2);
+  const PlayedGame& first = (*games)[0].played;
+  CHECK(first.names[shogi::BLACK] == "sente");
+  CHECK(first.moves[0].time_ms == 3000);
+  CHECK(first.moves[1].time_ms == 12000);
+  CHECK(first.moves[0].info.score_cp == 45);                        // black's view, black moved
+  CHECK(first.moves[1].info.score_mate == -UNKNOWN_MATE_DISTANCE);  // +30000 for black: white is mated
+  CHECK(first.result.outcome == Outcome::WhiteWin);                 // black to move resigned
+  CHECK((*games)[1].game == 1);
+  CHECK((*games)[1].played.result.outcome == Outcome::Draw);
+  CHECK((*games)[1].source == "two.csa");
+
+  auto broken = parse_csa_games("PI\n+\n+7775FU\n", "bad.csa");
+  REQUIRE_FALSE(broken);
+  CHECK(broken.error().find("bad.csa") != std::string::npos);
 }

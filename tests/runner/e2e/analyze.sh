@@ -21,7 +21,7 @@ blunder_engine() { # NAME [ARGS...]: an --engine argument list (no spaces inside
 # shellcheck disable=SC2046
 "$ARENA" gauntlet --engine $(blunder_engine blunder --blunder-at 31,32) --engine $(blunder_engine steady) \
   --each tc=nodes=$NODES option.Threads=1 option.USI_Hash=16 --rounds 2 --concurrency 2 \
-  --openings file="$OPENINGS" --out "$TMP/run" >"$TMP/run.log" 2>&1 || fail "the gauntlet failed: $(tail -3 "$TMP/run.log")"
+  --openings file="$OPENINGS" --kifu csa,kif --out "$TMP/run" >"$TMP/run.log" 2>&1 || fail "the gauntlet failed: $(tail -3 "$TMP/run.log")"
 check_exactly_once "$TMP/run/journal.jsonl" 4
 
 REFEREE=(--engine "cmd=$ENGINE" option.Threads=1 option.USI_Hash=16 --nodes $NODES --clear-hash position)
@@ -114,6 +114,31 @@ wait $pid || fail "the analysis did not survive its referee: $(tail -3 "$TMP/res
 grep -q "restarting it for game" "$TMP/restart.log" || fail "no restart reported: $(cat "$TMP/restart.log")"
 cmp <(tail -n +2 "$A") <(tail -n +2 "$TMP/restart/analysis.jsonl") || fail "the analysis after a restart differs"
 pass "a referee killed mid-game is restarted and the game asked again"
+
+# Records: the same games as CSA and KIF files (half of each, as they came from the run). The runner's records do not
+# mark the opening, so every move is judged; from the first engine move on the judgements are the journal's.
+mkdir -p "$TMP/records"
+i=0
+for csa in "$TMP"/run/games/*.csa; do
+  if [ $((i % 2)) = 0 ]; then cp "$csa" "$TMP/records/"; else cp "${csa%.csa}.kif" "$TMP/records/"; fi
+  i=$((i + 1))
+done
+[ "$(find "$TMP/records" -name '*.kif' | wc -l)" = 2 ] || fail "expected 2 KIF records: $(ls "$TMP/run/games")"
+"$ARENA" analyze "$TMP/records" "${REFEREE[@]}" --concurrency 2 >"$TMP/records.log" 2>&1 ||
+  fail "analyze of records failed: $(tail -3 "$TMP/records.log")"
+R=$TMP/records/analysis.jsonl
+[ "$(game_lines "$R")" = 4 ] || fail "expected 4 analysed records: $(cat "$TMP/records.log")"
+[ "$(jq -R -r 'fromjson? | select(has("game")) | .source' "$R" | grep -c '\.kif$')" = 2 ] || fail "the KIF records were not read"
+# by_game FILE FILTER: each game line of FILE through FILTER, in the order of the games' numbers (a journal is in the
+# order games ended, records in the order of their files: the run's numbers).
+by_game() { jq -R -c 'fromjson? | select(has("game"))' "$1" | jq -s -r -c "sort_by(.game)[] | $2"; }
+same='[.black, .white, .result, [.moves[] | select(.ply > 24) | [.ply, .move, .score, .best, .after, .judgement]]]'
+cmp <(by_game "$A" "$same") <(by_game "$R" "$same") || fail "the records' analysis differs from the journal's after the opening"
+# Where the journal's analysis names a decisive mistake (the loser held the game after the opening), so do the
+# records'. (Where it names none, the records' may name a book move, which they judge too.)
+paste -d' ' <(by_game "$A" '.decisive.ply // "none"') <(by_game "$R" '.decisive.ply // "none"') >"$TMP/decisive"
+awk '$1 != "none" && $1 != $2 {exit 1}' "$TMP/decisive" || fail "decisive mistakes, journal vs records: $(cat "$TMP/decisive")"
+pass "CSA and KIF records: the journal's judgements and decisive mistakes"
 
 # Referees that cannot referee, and arguments that make no sense.
 expect_exit 1 "gave no score" analyze "$TMP/run" --engine "cmd=$MOCK" arg=--behavior arg=resign arg=--name arg="$TAG" \

@@ -22,7 +22,7 @@ at_exit() {
   local c
   for c in "${EXIT_COMMANDS[@]}"; do eval "$c" || true; done
   pkill -9 -f -- "$TAG" 2>/dev/null || true
-  rm -rf "$TMP"
+  [ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"
 }
 trap at_exit EXIT
 
