@@ -3,9 +3,11 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "analysis/analysis_file.h"
 #include "analysis/analyze.h"
+#include "analysis/annotated_records.h"
 #include "analysis/summary.h"
 #include "config/engine_keys.h"
 #include "config/load.h"
@@ -56,6 +58,10 @@ void AnalyzeCli::add_to(CLI::App& app) {
                  "usinewgame before every game (default) or every position: the latter makes each position's "
                  "answer independent of the positions before it")
       ->check(CLI::IsMember({"game", "position"}));
+  app.add_option("--records", records_,
+                 "Also write each analysed game as CSA and KIF records with the referee's score and best reply after "
+                 "every move (Floodgate's '** comments, ShogiHome's *#評価値) into DIR")
+      ->type_name("DIR");
   app.add_flag("--resume", resume_, "Go on with an existing analysis.jsonl of the same referee and budget");
   app.add_option("--scale", judge_.scale, "Centipawns of the winning-chance logistic (default 600)")
       ->check(CLI::Range(1.0, 100000.0));
@@ -139,6 +145,24 @@ int AnalyzeCli::run(const std::atomic<bool>* interrupt) const {
     return 1;
   }
   std::cout << "\n" << summary_table(summarise(contents->games)) << std::flush;
+  if (!records_.empty()) {
+    std::error_code made_records;
+    std::filesystem::create_directories(records_, made_records);
+    std::map<std::string, const SourceGame*> by_key;
+    for (const SourceGame& g : games) by_key[g.source + "#" + std::to_string(g.game)] = &g;
+    int written = 0;
+    for (const GameAnalysis& a : contents->games) {
+      auto it = by_key.find(a.source + "#" + std::to_string(a.game));
+      if (it == by_key.end()) continue;  // in the file from an earlier selection
+      if (auto r = write_annotated_records(records_, it->second->played, a); !r) {
+        std::cerr << "shogi-arena: error: " << utf8::printable(r.error()) << std::endl;
+        return 1;
+      }
+      ++written;
+    }
+    std::cout << "Wrote " << written << " games' records with the referee's comments (CSA and KIF) in " << records_
+              << std::endl;
+  }
   return 0;
 }
 

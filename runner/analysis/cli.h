@@ -3,7 +3,8 @@
 //
 //   shogi-arena analyze RUN_DIR|JOURNAL|RECORDS... --engine cmd=REFEREE [name=N] [option.X=Y ...]
 //       [--nodes N | --movetime MS] [--games all|decisive|lost-by=NAME|3,7,10-12] [--concurrency N] [--out DIR]
-//       [--resume] [--clear-hash game|position] [--scale CP] [--inaccuracy P] [--mistake P] [--blunder P]
+//       [--resume] [--records DIR] [--clear-hash game|position] [--scale CP] [--inaccuracy P] [--mistake P] [--blunder
+//       P]
 //       [--decisive-margin P]
 //
 // The referee is written as the tournament commands write engines (config/engine_keys.h). CLI11 stays in cli.cpp.
@@ -36,6 +37,7 @@ class AnalyzeCli {
   int concurrency_ = 1;
   std::string out_;
   bool resume_ = false;
+  std::string records_;
   std::string clear_hash_ = "game";
   JudgeOptions judge_;
 };

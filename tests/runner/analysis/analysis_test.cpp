@@ -12,6 +12,7 @@
 
 #include "analysis/analysis_file.h"
 #include "analysis/analyze.h"
+#include "analysis/annotated_records.h"
 #include "analysis/game_analysis.h"
 #include "analysis/judgement.h"
 #include "analysis/source_games.h"
@@ -374,4 +375,30 @@ TEST_CASE("records: a CSA file of several games, Floodgate comments as the mover
   auto broken = parse_csa_games("PI\n+\n+7775FU\n", "bad.csa");
   REQUIRE_FALSE(broken);
   CHECK(broken.error().find("bad.csa") != std::string::npos);
+}
+
+TEST_CASE(
+    "annotated records: the referee's score after each move and its best reply, in Floodgate's and ShogiHome's form") {
+  PlayedGame g = ten_ply_game();
+  g.moves[4].info.score_cp = 999;  // the engine's own comment: replaced
+  std::vector<Evaluation> e = from_black({30, 20, 40, 10, 10, -600, -700, -800, -900});
+  e[1].best = "8c8d";
+  GameAnalysis a = analyse_game(g, e, {});
+  a.game = 4;
+  PlayedGame annotated = annotated_game(g, a);
+  CHECK_FALSE(annotated.moves[0].info.score_cp);  // the opening is not judged
+  CHECK(annotated.moves[2].info.score_cp == 20);  // after 2g2f, black's view, as black moved
+  CHECK(annotated.moves[2].info.pv == std::vector<std::string>{"2g2f", "8c8d"});
+  CHECK(annotated.moves[4].info.score_cp == 10);  // the engine's 999 replaced
+  CHECK(annotated.moves[6].info.score_cp == -600);
+  CHECK(annotated.moves[9].info.pv == std::vector<std::string>{"2c2d"});  // no reply after the last move
+  auto csa = to_csa_record(annotated);
+  REQUIRE(csa);
+  CHECK(csa->find("+2726FU\nT1\n'** 20 -8384FU\n") != std::string::npos);
+  auto kif = to_kif_record(annotated);
+  REQUIRE(kif);
+  CHECK(kif->find("*#評価値=-600\n") != std::string::npos);
+  CHECK(annotated_record_stem(a) == "000005-A-vs-B");
+  a.source = "floodgate 1.csa";
+  CHECK(annotated_record_stem(a) == "floodgate_1-5");
 }

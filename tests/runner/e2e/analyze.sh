@@ -25,7 +25,8 @@ blunder_engine() { # NAME [ARGS...]: an --engine argument list (no spaces inside
 check_exactly_once "$TMP/run/journal.jsonl" 4
 
 REFEREE=(--engine "cmd=$ENGINE" option.Threads=1 option.USI_Hash=16 --nodes $NODES --clear-hash position)
-"$ARENA" analyze "$TMP/run" "${REFEREE[@]}" --concurrency 2 >"$TMP/a.log" 2>&1 || fail "analyze failed: $(tail -3 "$TMP/a.log")"
+"$ARENA" analyze "$TMP/run" "${REFEREE[@]}" --concurrency 2 --records "$TMP/annotated" >"$TMP/a.log" 2>&1 ||
+  fail "analyze failed: $(tail -3 "$TMP/a.log")"
 A=$TMP/run/analysis.jsonl
 [ "$(journal_games "$A" | wc -l)" = 4 ] || fail "expected 4 analysed games: $(cat "$TMP/a.log")"
 [ "$(head -1 "$A" | jq -r '.deterministic')" = true ] || fail "a node budget is deterministic: $(head -1 "$A")"
@@ -62,6 +63,23 @@ done <<<"$lost"
 [ $decided -gt 0 ] || fail "no lost game where the chosen ply decided it: $lost"
 pass "decisive mistakes: $(echo "$lost" | awk '{print "game " $1 " ply " $2}' | paste -sd, -)"
 grep -q "decisive mistake at ply 3[12]" "$TMP/a.log" || fail "the console names no decisive mistake: $(cat "$TMP/a.log")"
+
+# The records with the referee's comments: one CSA and one KIF per game, each analysed move commented, readable by
+# tsshogi and json-kifu-format (when node and the npm packages are installed).
+[ "$(find "$TMP/annotated" -name '*.csa' | wc -l)" = 4 ] && [ "$(find "$TMP/annotated" -name '*.kif' | wc -l)" = 4 ] ||
+  fail "expected 4 CSA and 4 KIF annotated records: $(ls "$TMP/annotated")"
+if command -v node >/dev/null && [ -d "$SOURCE_DIR/tests/kifu/node_modules/tsshogi" ]; then
+  for f in "$TMP"/annotated/*; do
+    node "$SOURCE_DIR/tests/kifu/check_kifu.mjs" "$f" >"$TMP/kifu.json" || fail "$f does not parse: $(cat "$TMP/kifu.json")"
+    game=$((10#$(basename "$f" | cut -c1-6) - 1))
+    plies=$(jq -R -r "fromjson? | select(.game == $game) | .plies" "$A")
+    commented=$(jq '[.tsshogi.comments[24:][] | select(test("^[*] -?[0-9]|#評価値="))] | length' "$TMP/kifu.json")
+    # Every move after the 24 opening plies has the referee's score.
+    [ "$commented" = $((plies - 24)) ] || fail "$f: $commented commented moves of $((plies - 24))"
+    [ "$(jq '.tsshogi.moves | length' "$TMP/kifu.json")" = "$plies" ] || fail "$f: tsshogi read another game"
+  done
+  pass "the annotated records parse with tsshogi and json-kifu-format, every analysed move commented"
+fi
 
 # One referee: the same lines, in the same order.
 "$ARENA" analyze "$TMP/run" "${REFEREE[@]}" --concurrency 1 --out "$TMP/one" >"$TMP/one.log" 2>&1 ||
