@@ -66,6 +66,9 @@ void ReportCli::add_to(CLI::App& app) {
                  "Games whose moves are embedded for replay: faults first, then in order (every game is listed)")
       ->check(CLI::Range(0, 1000000))
       ->capture_default_str();
+  app.add_option("--analysis", options_.analysis,
+                 "The run's analysis from `shogi-arena analyze` (default: analysis.jsonl beside the journal, if any)")
+      ->type_name("FILE");
   app.footer(
       "Examples:\n"
       "  shogi-arena report shogi-arena-out\n"

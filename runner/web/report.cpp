@@ -22,6 +22,7 @@
 #include "standings/summary.h"
 #include "standings/tally.h"
 #include "web/game_row.h"
+#include "web/report_analysis.h"
 #include "web/spsa_chart.h"
 
 namespace arena::web {
@@ -147,7 +148,8 @@ using JsonSink = std::function<void(std::string_view)>;
 // SPSA history, and the replays (at most max_replays of them: faults first, then the others in journal order).
 class ReportBuilder : public journal::JournalVisitor {
  public:
-  ReportBuilder(const ReportPlan& plan, std::string source, const ReportOptions& options, JsonSink sink);
+  ReportBuilder(const ReportPlan& plan, std::string source, const ReportOptions& options, JsonSink sink,
+                const ReportAnalysis* analysis = nullptr);
   void game(journal::JournalGame&& g, std::string&& line) override;
   void spsa_pair(journal::SpsaPair&& pair) override;
   // The rest of the data after the rows; `json` of the result is empty (the sink has it all).
@@ -182,9 +184,11 @@ class ReportBuilder : public journal::JournalVisitor {
   bj::array columns_;                    // the keys of a game's row, named once for all rows
   std::string replays_;                  // the replays' JSON, comma-separated
   std::optional<SpsaHistory> spsa_;
+  const ReportAnalysis* analysis_;
 };
 
-ReportBuilder::ReportBuilder(const ReportPlan& plan, std::string source, const ReportOptions& options, JsonSink sink)
+ReportBuilder::ReportBuilder(const ReportPlan& plan, std::string source, const ReportOptions& options, JsonSink sink,
+                             const ReportAnalysis* analysis)
     : header_only_(plan.no_games()),
       source_(std::move(source)),
       options_(options),
@@ -195,7 +199,8 @@ ReportBuilder::ReportBuilder(const ReportPlan& plan, std::string source, const R
       // point a fit of every engine) at about 100.
       stride_(std::max<size_t>(1, plan.lines / 600)),
       rating_stride_(std::max<size_t>(1, plan.lines / 100)),
-      faults_planned_(plan.faults) {
+      faults_planned_(plan.faults),
+      analysis_(analysis) {
   if (const auto& h = header_only_.header) {
     for (const std::string& name : h->engines)
       if (times_.try_emplace(name).second) time_order_.push_back(name);
@@ -288,7 +293,25 @@ bool ReportBuilder::embed(const journal::JournalGame& g) {
   return true;
 }
 
-bj::object replay_json(const journal::JournalGame& g, const PlayedGame& played, const std::vector<int64_t>& given) {
+// The referee's scores after the analysed moves (black's view, as the engines' scores: cp or "#N"), the plies it
+// judged an inaccuracy ("i"), a mistake ("m") or a blunder ("b"), and the decisive mistake's ply.
+void add_analysis(bj::object& replay, const AnalysedGame& a, size_t plies) {
+  bj::array referee(plies), judgements(plies);
+  for (const AnalysedPly& p : a.plies) {
+    if (p.ply < 1 || size_t(p.ply) > plies) continue;
+    // "#-0": black was just mated (a distance of 0 carries no sign of its own).
+    std::string mate = p.mate_sign < 0 ? "#-" : "#";
+    mate += std::to_string(p.value < 0 ? -p.value : p.value);
+    referee[size_t(p.ply - 1)] = p.mate ? bj::value(mate) : bj::value(p.value);
+    if (p.judgement) judgements[size_t(p.ply - 1)] = bj::string(1, p.judgement);
+  }
+  replay.emplace("referee", std::move(referee));
+  replay.emplace("judgements", std::move(judgements));
+  replay.emplace("decisive", a.decisive_ply ? bj::value(a.decisive_ply) : bj::value(nullptr));
+}
+
+bj::object replay_json(const journal::JournalGame& g, const PlayedGame& played, const std::vector<int64_t>& given,
+                       const AnalysedGame* analysed) {
   bj::object r;
   r.emplace("game", g.game);
   r.emplace("black", played.names[shogi::BLACK]);
@@ -315,6 +338,7 @@ bj::object replay_json(const journal::JournalGame& g, const PlayedGame& played, 
   r.emplace("result", to_string(played.result.outcome));
   r.emplace("termination", to_string(played.result.termination));
   r.emplace("detail", played.result.detail);
+  if (analysed) add_analysis(r, *analysed, played.moves.size());
   return r;
 }
 
@@ -341,7 +365,7 @@ void ReportBuilder::game(journal::JournalGame&& g, std::string&& line) {
       const std::vector<int64_t> given = add_times(g, *played);
       if (embed(g)) {
         if (!replays_.empty()) replays_ += ',';
-        replays_ += json::serialize(replay_json(g, *played, given));
+        replays_ += json::serialize(replay_json(g, *played, given, analysis_ ? analysis_->game(g.game) : nullptr));
         replay_index = data_.replays++;
       }
     }
@@ -455,6 +479,12 @@ ReportData ReportBuilder::finish() {
   out.emplace("max_replays", int64_t(options_.max_replays));
   // An SPSA run: theta over its pairs, the charts the live page drew.
   out.emplace("spsa", spsa_ ? spsa_->json() : bj::value(nullptr));
+  if (analysis_) {
+    auto section = json::parse(analysis_->section_json());
+    out.emplace("analysis", section ? std::move(*section) : bj::value(nullptr));
+  } else {
+    out.emplace("analysis", nullptr);
+  }
   const std::string rest = json::serialize(out);
   sink_(",");
   sink_(std::string_view(rest).substr(1));  // the object's members after the rows and replays, and its '}'
@@ -483,6 +513,8 @@ std::expected<ReportData, std::string> write_report(const std::string& journal_p
   ReportPlan plan;
   auto planned = journal::scan_games(journal_path, plan);
   if (!planned) return std::unexpected(planned.error());
+  auto analysis = ReportAnalysis::load(journal_path, options.analysis);
+  if (!analysis) return std::unexpected(analysis.error());
   auto file = output::AtomicFileWriter::open(html_path, "the report");
   if (!file) return std::unexpected(file.error());
   const ReportPageParts page = report_page_parts();
@@ -493,11 +525,14 @@ std::expected<ReportData, std::string> write_report(const std::string& journal_p
   };
   write(page.before);
   std::string escaped;
-  ReportBuilder builder(plan, journal_path, options, [&](std::string_view text) {
-    escaped.clear();
-    append_script_json(escaped, text);
-    write(escaped);
-  });
+  ReportBuilder builder(
+      plan, journal_path, options,
+      [&](std::string_view text) {
+        escaped.clear();
+        append_script_json(escaped, text);
+        write(escaped);
+      },
+      *analysis ? &**analysis : nullptr);
   auto scanned = journal::scan_games(journal_path, builder, true);
   if (!scanned) return std::unexpected(scanned.error());
   ReportData data = builder.finish();

@@ -28,6 +28,8 @@ struct ReportOptions {
   // Moves per engine drawn in the time chart: every move over its allowance, then an even sample of the rest
   // (the chart's figures count every move).
   size_t max_time_points = 4000;
+  // The run's analysis (`shogi-arena analyze`): this file, or analysis.jsonl beside the journal when there is one.
+  std::string analysis;
 };
 
 struct ReportData {

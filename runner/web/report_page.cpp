@@ -31,6 +31,9 @@ constexpr std::string_view kReportPage = R"PAGE(<!doctype html>
 #replay { max-width: 1000px; }
 #replay-extra { display: flex; flex-wrap: wrap; gap: 1em; }
 #replay-extra svg { cursor: crosshair; }
+.judged a { margin-right: .8em; cursor: pointer; }
+.judged .b, a.b { color: #c0392b; font-weight: 600; }
+.judged .m { color: #d35400; }
 </style>
 </head>
 <body>
@@ -47,6 +50,11 @@ constexpr std::string_view kReportPage = R"PAGE(<!doctype html>
   over within the margin.</p>
   <div class="charts" id="time-charts"></div><br><table id="time-table"></table></section>
 <section><h2>Terminations</h2><table id="terminations"></table><br><table id="engine-terminations"></table></section>
+<section id="analysis-section" hidden><h2>Where games were lost <span id="analysis-source" class="meta"></span></h2>
+  <p class="meta">The referee's judgement of every engine move (shogi-arena analyze): the average centipawns a move gave
+  up, and per 100 moves the blunders, mistakes and inaccuracies, judged on the winning chance given up; agreement is
+  the share of the referee's own best moves. Each lost game's decisive mistake opens its replay at that ply.</p>
+  <table id="analysis-engines"></table><br><table id="analysis-lost"></table></section>
 <section><h2>Games <span id="games-total" class="meta"></span></h2>
   <div id="filters">
     <label>Engine <select id="f-engine"><option value="">all</option></select></label>
@@ -283,6 +291,44 @@ function renderTerminations() {
   document.getElementById("engine-terminations").innerHTML = names.length ? e : "";
 }
 
+// The analysis: each engine's figures (overall, by phase, by time left) and the lost games, each a link to its
+// replay at the decisive mistake.
+function renderAnalysis() {
+  const a = DATA.analysis;
+  if (!a) return;
+  document.getElementById("analysis-section").hidden = false;
+  document.getElementById("analysis-source").textContent = `referee ${a.referee || "?"}, ${a.budget} a position`;
+  const per100 = (n, s) => s.moves ? (100 * n / s.moves).toFixed(2) : "";
+  const row = (label, s, cls) => `<tr class="${cls}"><td class="name">${esc(label)}</td><td>${s.moves}</td>` +
+      `<td>${s.avg_loss.toFixed(1)}</td><td>${per100(s.blunders, s)}</td><td>${per100(s.mistakes, s)}</td>` +
+      `<td>${per100(s.inaccuracies, s)}</td><td>${(100 * s.agreement).toFixed(1)} %</td></tr>`;
+  let h = "<tr><th>Engine</th><th>Moves</th><th>Avg loss (cp)</th><th>Blunders /100</th><th>Mistakes /100</th>" +
+          "<th>Inaccuracies /100</th><th>Agreement</th></tr>";
+  for (const e of a.engines) {
+    h += row(e.label, e, "analysis-engine");
+    for (const p of e.phases.concat(e.times)) h += row("  " + p.label, p, "analysis-part meta");
+  }
+  document.getElementById("analysis-engines").innerHTML = h;
+  let l = "<tr><th>Lost game</th><th>Engine</th><th>Opponent</th><th>Decisive mistake</th><th>Referee's move</th>" +
+          "<th>Loss (cp)</th><th>Clocks then (☗ / ☖)</th></tr>";
+  for (const g of a.lost) {
+    const clocks = g.time_left_ms ? g.time_left_ms.map(v => v === null ? "-" : msText(v)).join(" / ") : "";
+    l += `<tr><td>${g.game + 1}</td><td class="name">${esc(g.engine)}</td><td class="name">${esc(g.opponent)}</td>` +
+         (g.ply === null ? '<td colspan="4" class="meta">none on the board</td>'
+                         : `<td><a class="decisive b" data-game="${g.game}" data-ply="${g.ply}">ply ${g.ply} ${esc(g.move)}</a></td>` +
+                           `<td>${esc(g.best)}</td><td>${g.loss}</td><td>${clocks}</td>`) + "</tr>";
+  }
+  const lost = document.getElementById("analysis-lost");
+  lost.innerHTML = a.lost.length ? l : "";
+  lost.addEventListener("click", ev => {
+    const link = ev.target.closest("a.decisive");
+    if (!link) return;
+    const n = Number(link.dataset.game), row = DATA.games.find(r => r.game === n);
+    openGame(n, row ? row.replay_index : -1);
+    step(Number(link.dataset.ply));
+  });
+}
+
 // The games list: filters and pages of 100.
 let page = 0;
 function filteredGames() {
@@ -353,18 +399,41 @@ onReplayStep = rep => {
       if (g.given_ms[i] !== null) given.push([i + 1, g.given_ms[i]]);
     }
   });
+  // The referee's line (black's view) and the plies it judged: blunders as red crosses, mistakes as orange dots.
+  const referee = [], blunders = [], mistakes = [];
+  let judged = "";
+  if (g.referee) {
+    g.referee.forEach((v, i) => { const s = scoreOf(v); if (s !== null) referee.push([i + 1, s]); });
+    g.judgements.forEach((j, i) => {
+      if (!j || j === "i") return;
+      const s = scoreOf(g.referee[i]);
+      (j === "b" ? blunders : mistakes).push([i + 1, s, `ply ${i + 1} ${g.moves[i]}: ${j === "b" ? "blunder" : "mistake"}`]);
+      judged += `<a class="${j}" data-ply="${i + 1}">${i + 1}. ${esc(g.moves[i])} ${j === "b" ? "blunder" : "mistake"}` +
+                `${g.decisive === i + 1 ? " (decisive)" : ""}</a>`;
+    });
+  }
   const box = document.getElementById("replay-extra");
+  const series = [{ color: "#1d1d1f", mode: "line", points: black, title: g.black }, { color: "#c0392b", mode: "line", points: white, title: g.white }];
+  if (g.referee) series.push({ color: "#2a62c9", mode: "line", points: referee, title: "referee" },
+                             { color: "#d35400", mode: "dots", points: mistakes, r: 3.5, opacity: 1 },
+                             { color: "#c0392b", mode: "crosses", points: blunders });
   const scores = chartSvg({ width: 460, height: 220, marker: rep.ply, x: { label: "ply", min: 0, max: Math.max(1, g.moves.length) },
-      y: { label: "score (black's view, cp)" }, hlines: [{ y: 0, color: "#6b6b70" }],
-      series: [{ color: "#1d1d1f", mode: "line", points: black, title: g.black }, { color: "#c0392b", mode: "line", points: white, title: g.white }] });
+      y: { label: "score (black's view, cp)" }, hlines: [{ y: 0, color: "#6b6b70" }], series });
   const times = chartSvg({ width: 460, height: 220, marker: rep.ply, x: { label: "ply", min: 0, max: Math.max(1, g.moves.length) },
       y: { label: "ms", min: 0, format: msText },
       series: [{ color: "#c9c9cf", mode: "dots", points: given, r: 1.6, opacity: 1 },
                { color: "#1d1d1f", mode: "dots", points: usedB, r: 2.2, opacity: 0.8 }, { color: "#c0392b", mode: "dots", points: usedW, r: 2.2, opacity: 0.8 }] });
   box.innerHTML = chartBox("Scores over the plies", `<div id="score-chart">${scores.svg}</div>` +
-                           legend([{ name: "☗ " + g.black, color: "#1d1d1f" }, { name: "☖ " + g.white, color: "#c0392b" }])) +
+                           legend([{ name: "☗ " + g.black, color: "#1d1d1f" }, { name: "☖ " + g.white, color: "#c0392b" }]
+                                  .concat(g.referee ? [{ name: "referee", color: "#2a62c9" }] : [])) +
+                           (judged ? `<div class="judged" id="judged">${judged}</div>` : "")) +
                   chartBox("Time used and given per move", `<div id="time-chart">${times.svg}</div>` +
                            legend([{ name: "given", color: "#c9c9cf" }, { name: "☗ used", color: "#1d1d1f" }, { name: "☖ used", color: "#c0392b" }]));
+  const links = document.getElementById("judged");
+  if (links) links.addEventListener("click", ev => {
+    const a = ev.target.closest("a[data-ply]");
+    if (a) step(Number(a.dataset.ply));
+  });
   for (const [id, chart] of [["score-chart", scores], ["time-chart", times]])
     document.getElementById(id).firstChild.addEventListener("click", ev => {
       const rect = ev.currentTarget.getBoundingClientRect();
@@ -377,6 +446,7 @@ renderSpsa();
 renderProgress();
 renderTimes();
 renderTerminations();
+renderAnalysis();
 setupGames();
 wireReplay();
 // The first game with a replay is open from the start, its scores and times beside it.

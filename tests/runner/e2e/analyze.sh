@@ -6,6 +6,7 @@
 # The analysis must flag those plies alone, name them the decisive mistakes of the games the test engine lost, and
 # give the same file run at once, with two referees, after a kill -9 and --resume, and after its referee is killed.
 source "$(dirname "$0")/lib.sh"
+OUTPUT=${ARENA_TEST_OUTPUT:-$TMP}
 
 BLUNDER=$(dirname "$MOCK")/blunder_usi_engine
 [ -x "$BLUNDER" ] || fail "no blunder_usi_engine beside the mock engine ($BLUNDER)"
@@ -169,3 +170,36 @@ expect_error "engine command" analyze "$TMP/run" --engine cmd=/nonexistent/refer
   fail "--games lost-by failed: $(tail -3 "$TMP/lost.log")"
 [ "$(game_lines "$TMP/lost/analysis.jsonl")" = "$(echo "$lost" | wc -l)" ] || fail "--games lost-by=blunder chose other games"
 pass "errors and the game selection"
+
+# The report shows the analysis: the per-engine table, the lost games, and in a replay the referee's line with the
+# judged plies; a decisive mistake's link and a blunder's link move the replay to their ply.
+"$ARENA" report "$TMP/run" >"$TMP/report.out" 2>&1 || fail "report failed: $(cat "$TMP/report.out")"
+grep -q '"analysis":{"path":' "$TMP/run/report.html" || fail "the report has no analysis"
+if ! command -v chromium >/dev/null || [ ! -x "${CDP_PROBE:-}" ]; then
+  echo "skip: the report's analysis in Chromium (no chromium, or CDP_PROBE not set)"
+else
+  on_exit stop_chromium
+  start_chromium
+  decisive_game=$(jq -R -r 'fromjson? | select(.decisive.mover == "blunder") | .game' "$A" | head -1)
+  decisive_ply=$(jq -R -r "fromjson? | select(.game == $decisive_game) | .decisive.ply" "$A")
+  "$CDP_PROBE" "$DEVTOOLS" open "file://$TMP/run/report.html" \
+    eval 'document.getElementById("analysis-section").hidden' \
+    eval 'document.querySelectorAll("#analysis-engines tr.analysis-engine").length' \
+    eval "document.querySelector('#analysis-lost a.decisive[data-game=\"$decisive_game\"]').click(); document.getElementById('r-ply').textContent" \
+    eval 'document.getElementById("replay-title").textContent' \
+    eval 'document.querySelectorAll("#replay-extra svg path.series").length' \
+    eval 'document.querySelectorAll("#replay-extra svg path.flag").length' \
+    shot "$OUTPUT/analyze_report.png" \
+    eval 'document.getElementById("r-first").click(); document.querySelector("#judged a.b").click(); document.getElementById("r-ply").textContent' \
+    eval 'document.querySelector("#judged a.b").dataset.ply' \
+    >"$TMP/probe.out" 2>&1 || fail "the report did not render cleanly: $(cat "$TMP/probe.out")"
+  mapfile -t seen <"$TMP/probe.out"
+  [ "${seen[0]}" = false ] || fail "the analysis section is hidden: $(cat "$TMP/probe.out")"
+  [ "${seen[1]}" = 2 ] || fail "expected 2 engines in the analysis table: ${seen[1]}"
+  grep -q " ply $decisive_ply / " <<<"${seen[2]}" || fail "the decisive link did not open ply $decisive_ply: ${seen[2]}"
+  grep -q "^\"Game $((decisive_game + 1)):" <<<"${seen[3]}" || fail "the decisive link opened another game: ${seen[3]}"
+  [ "${seen[4]}" -ge 3 ] || fail "no referee line beside the engines' scores: ${seen[4]}"
+  [ "${seen[5]}" -ge 1 ] || fail "no blunder marked on the score chart: ${seen[5]}"
+  grep -q " ply ${seen[7]//\"/} / " <<<"${seen[6]}" || fail "the blunder link did not move the replay: ${seen[6]} (${seen[7]})"
+  pass "the report in Chromium: the analysis table, lost games, the referee's line, blunders linked to their ply"
+fi
