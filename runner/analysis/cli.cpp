@@ -124,6 +124,9 @@ int AnalyzeCli::run(const std::atomic<bool>* interrupt) const {
   std::cout << "Analysing " << games.size() << " games with " << options.referee.command << " at "
             << (nodes_ > 0 ? std::to_string(nodes_) + " nodes" : std::to_string(movetime_ms_) + " ms")
             << " per position into " << options.out_path << std::endl;
+  if (movetime_ms_ > 0)
+    std::cout << "A movetime is not repeatable: the same games analysed again (or resumed, or with another "
+                 "--concurrency) may be judged otherwise; --nodes is." << std::endl;
   auto report = analyze_games(games, options);
   if (!report) {
     std::cerr << "shogi-arena: error: " << utf8::printable(report.error()) << std::endl;
