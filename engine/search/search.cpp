@@ -333,8 +333,17 @@ void Worker::iterative_deepening() {
   Milliseconds last_iteration_time = 0, previous_iteration_time = 0;
   Value previous_score = VALUE_NONE;
   TimePoint iteration_start = Clock::now();
+  // The first iteration is always searched, in well under a millisecond: a move whose time was gone before the
+  // search began (a tiny movetime, or df-pn at the root took it) is still a searched move with a score, never the
+  // first root move played blind and without an info line.
+  const bool stopped_before = is_main && sh.stop.load();
+  if (stopped_before) sh.stop = false;
 
   while (++root_depth_ <= max_depth && !sh.stop.load(std::memory_order_relaxed)) {
+    if (stopped_before && root_depth_ == 2) {
+      sh.stop = true;
+      break;
+    }
     // Helpers skip alternate depths so that the threads spread over different iterations.
     if (!is_main && root_depth_ > 1 && ((root_depth_ + int(id_)) & 1)) continue;
     if (is_main) best_move_changes_ *= 0.5;

@@ -283,6 +283,22 @@ TEST_CASE("usi: setoption sent as soon as the bestmove is read is applied, not r
   CHECK(text.find(" multipv 3 ") != std::string::npos);
 }
 
+TEST_CASE("usi: a move whose time is gone before the search begins is still searched, with an info line") {
+  // movetime 1 leaves nothing after the move overhead: the first iteration is searched anyway (a referee or a GUI
+  // reads a score; the move is a searched one, not the first root move).
+  Session s;
+  s.send("setoption name USI_Hash value 4");
+  s.send("isready");
+  s.send("position startpos moves 7g7f 3c3d 6g6f 4c4d 6f6e 4d4e 2h6h 8b4b 6i5h 4a5b 5i4h 4e4f 4g4f 4b4f 4h3h 4f4b "
+         "P*4g 3d3e 7f7e 2b8h+ 7i8h B*4e B*7h 4e7h+");
+  s.send("go movetime 1");
+  s.wait();
+  const std::string t = s.text();
+  CHECK(t.find("info depth 1 ") != std::string::npos);
+  CHECK(t.find(" score cp ") != std::string::npos);
+  CHECK(s.last_bestmove() == "6h7h");  // the rook takes the horse back
+}
+
 TEST_CASE("bench: the same node count on every run, with the weights it is given; over USI the session's") {
   std::ostringstream a, b, c;
   const auto ra = usi::run_bench(a, kp::builtin_weights(), 5);
