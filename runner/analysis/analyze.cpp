@@ -15,6 +15,7 @@
 #include "analysis/game_analysis.h"
 #include "journal/run_start.h"
 #include "rules/game_end.h"
+#include "rules/movegen.h"
 #include "rules/notation.h"
 
 namespace arena::analysis {
@@ -42,6 +43,9 @@ std::expected<std::vector<Evaluation>, RefereeError> evaluate_game(Referee& refe
     return std::unexpected(RefereeError{RefereeError::Kind::NoScore, "the game's start position: " + r.error()});
   if (auto r = referee.new_game(); !r) return std::unexpected(r.error());
   std::vector<Evaluation> out;
+  // Positions with a single legal move that the referee answered without a score (engines play a forced move at
+  // once): each takes the score of the position after it, where the referee did search.
+  std::vector<size_t> forced;
   for (size_t i = 0;; ++i) {
     const bool analysed = i >= game.moves.size() || !game.moves[i].opening;
     if (analysed) {
@@ -52,6 +56,12 @@ std::expected<std::vector<Evaluation>, RefereeError> evaluate_game(Referee& refe
         if (fresh_positions && !out.empty())
           if (auto r = referee.new_game(); !r) return std::unexpected(r.error());
         auto e = referee.evaluate(record.usi_position_command());
+        if (!e && e.error().kind == RefereeError::Kind::NoScore &&
+            shogi::MoveList<shogi::LEGAL>(record.position()).size() == 1) {
+          forced.push_back(out.size());
+          e = Evaluation{};
+          e->best = shogi::to_usi(*shogi::MoveList<shogi::LEGAL>(record.position()).begin());
+        }
         if (!e) return std::unexpected(e.error());
         out.push_back(std::move(*e));
       }
@@ -59,6 +69,14 @@ std::expected<std::vector<Evaluation>, RefereeError> evaluate_game(Referee& refe
     }
     if (i == game.moves.size()) break;
     record.play(game.moves[i].move);
+  }
+  for (size_t k = forced.size(); k-- > 0;) {
+    const size_t at = forced[k];
+    if (at + 1 >= out.size())
+      return std::unexpected(
+          RefereeError{RefereeError::Kind::NoScore,
+                       "referee '" + referee.name() + "' gave no score for the game's last position, a forced move"});
+    out[at].score = flipped(out[at + 1].score);
   }
   return out;
 }

@@ -4,7 +4,7 @@
 //   mock_usi_engine [--behavior B] [--after N] [--delay-ms D] [--think-ms T] [--count N] [--random --seed S]
 //                   [--with-ponder] [--text LINE] [--stderr-bytes N] [--name NAME] [--clock]
 //                   [--threads N] [--score SCORE] [--optimum X,Y [--p0 P] [--k K]] [--rule-options]
-//                   [--time-manager M]
+//                   [--time-manager M] [--silent-forced]
 //
 // Behaviours:
 //   normal              first legal move (or a seeded random one with --random) after --think-ms; resign if none
@@ -32,6 +32,7 @@
 //   hang-on-increment   like normal, but a go with binc or winc is answered only on stop
 // --threads N: the default its Threads option advertises (YaneuraOu's is 4).
 // --score SCORE: the score of the info line before each bestmove ("cp 0" by default; "mate +", "mate -3", ...).
+// --silent-forced: a move that is the only legal one is answered at once without an info line, as engines do.
 // --optimum X,Y: a strength model with a known optimum, the target of the SPSA tests. The engine offers the spin
 //   options X and Y (0..100, default 50) and, at each of its moves, resigns with probability
 //   p = P0 * (1 + K * ((X - X*)^2 + (Y - Y*)^2)) (--p0, default 0.03; --k, default 0.01): the side nearer the
@@ -80,6 +81,7 @@ struct Config {
   bool random = false;
   std::uint64_t seed = 1;
   bool with_ponder = false;
+  bool silent_forced = false;
   std::optional<std::string> text;
   long stderr_bytes = 0;
   std::string name = "MockEngine";
@@ -113,6 +115,8 @@ Config parse_args(int argc, char** argv) {
     else if (a == "--random") c.random = true;
     else if (a == "--seed") c.seed = std::stoull(next());
     else if (a == "--with-ponder") c.with_ponder = true;
+    else if (a == "--silent-forced")
+      c.silent_forced = true;
     else if (a == "--rule-options") c.rule_options = true;
     else if (a == "--text") c.text = next();
     else if (a == "--stderr-bytes") c.stderr_bytes = std::stol(next());
@@ -489,6 +493,7 @@ class Mock {
     if (m == shogi::MOVE_NONE) return say("bestmove resign");
     auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - go_time_).count();
     std::string usi = shogi::to_usi(m);
+    if (cfg_.silent_forced && shogi::MoveList<shogi::LEGAL>(pos).size() == 1) return say("bestmove " + usi);
     say("info depth 1 seldepth 1 score " + cfg_.score + " nodes 1 nps 1000 time " + std::to_string(elapsed) + " pv " +
         usi);
     std::string line = "bestmove " + usi;
