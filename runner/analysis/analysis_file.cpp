@@ -27,6 +27,8 @@ bj::value score_json(const usi::Score& s) {
 
 bj::value optional_ms(std::int64_t ms) { return ms < 0 ? bj::value(nullptr) : bj::value(ms); }
 
+bj::value optional_score(const std::optional<usi::Score>& s) { return s ? score_json(*s) : bj::value(nullptr); }
+
 double rounded(double x) { return std::round(x * 10000) / 10000; }
 
 std::unexpected<std::string> bad(std::string_view what) { return std::unexpected(std::string(what)); }
@@ -293,12 +295,13 @@ std::string to_json(const GameAnalysis& game) {
   o.emplace("moves", std::move(moves));
   if (game.decisive) {
     const DecisiveMistake& d = *game.decisive;
-    o.emplace("decisive",
-              bj::object{{"ply", d.ply},
-                         {"side", side_name(d.mover)},
-                         {"mover", game.names[d.mover]},
-                         {"time_left_ms", bj::object{{"black", optional_ms(d.time_left_ms[shogi::BLACK])},
-                                                     {"white", optional_ms(d.time_left_ms[shogi::WHITE])}}}});
+    o.emplace("decisive", bj::object{{"ply", d.ply},
+                                     {"side", side_name(d.mover)},
+                                     {"mover", game.names[d.mover]},
+                                     {"time_left_ms", bj::object{{"black", optional_ms(d.time_left_ms[shogi::BLACK])},
+                                                                 {"white", optional_ms(d.time_left_ms[shogi::WHITE])}}},
+                                     {"own", bj::object{{"black", optional_score(d.own[shogi::BLACK])},
+                                                        {"white", optional_score(d.own[shogi::WHITE])}}}});
   } else {
     o.emplace("decisive", nullptr);
   }
@@ -359,6 +362,13 @@ std::expected<GameAnalysis, std::string> parse_game_analysis(std::string_view li
       if (b) dm.time_left_ms[shogi::BLACK] = *b;
       if (w) dm.time_left_ms[shogi::WHITE] = *w;
     }
+    if (const bj::value* own = df.find("own"); own && own->is_object())
+      for (shogi::Color c : {shogi::BLACK, shogi::WHITE})
+        if (const bj::value* s = own->as_object().if_contains(side_name(c)); s && !s->is_null()) {
+          auto score = parse_score(s, "own");
+          if (!score) return bad("\"decisive\": " + score.error());
+          dm.own[c] = *score;
+        }
     g.decisive = dm;
   }
   return g;

@@ -13,7 +13,8 @@
 //   "moves":[{"ply":K+1,"side":"black","mover":"A","move":"7g7f","score":{"cp":35},"best":"2g2f","after":{"cp":-20},
 //             "loss":55,"win_before":0.5146,"win_after":0.4917,"judgement":"good","missed_mate":true (only when),
 //             "win_to_loss":true (only when),"own":{"cp":30}|null,"given_ms":10100|null,"used_ms":312|null},...],
-//   "decisive":{"ply":21,"side":"white","mover":"B","time_left_ms":{"black":5120|null,"white":4410|null}}|null}
+//   "decisive":{"ply":21,"side":"white","mover":"B","time_left_ms":{"black":5120|null,"white":4410|null},
+//               "own":{"black":{"cp":40}|null,"white":{"cp":-35}|null}}|null}
 // A score is the mover's view: {"cp":N}, or {"mate":N} with N plies, positive when the mover mates (0: it has
 // mated), negative when it is mated. "score" and "best" are the referee's before the move, "after" its score after
 // the move (the mover's view), "loss" the capped centipawns given up, "own" the mover's own score from its last

@@ -117,7 +117,11 @@ std::optional<DecisiveMistake> decisive_mistake(const GameAnalysis& analysis, co
   d.ply = moves[k].ply;
   d.mover = loser;
   d.time_left_ms[loser] = moves[k].given_ms;
-  if (k + 1 < moves.size()) d.time_left_ms[~loser] = moves[k + 1].given_ms;
+  d.own[loser] = moves[k].own;
+  if (k + 1 < moves.size()) {
+    d.time_left_ms[~loser] = moves[k + 1].given_ms;
+    d.own[~loser] = moves[k + 1].own;
+  }
   return d;
 }
 

@@ -46,6 +46,9 @@ struct DecisiveMistake {
   // Each side's allowance (main time left plus increment or byoyomi) at that move: the mover's before it, the
   // opponent's before its reply. -1 where no clock limited it.
   std::int64_t time_left_ms[shogi::COLOR_NB] = {-1, -1};
+  // Each engine's own score there, from its info lines (its own view): the mover's before its move, the
+  // opponent's before its reply. Nullopt where it sent none.
+  std::optional<usi::Score> own[shogi::COLOR_NB];
 };
 
 struct GameAnalysis {

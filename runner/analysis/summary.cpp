@@ -101,6 +101,15 @@ std::string row(std::string_view label, const MoveStats& s) {
   return buf;
 }
 
+// "; own scores 40 / -35": each engine's own score at the decisive mistake (black's, white's; each its own view).
+std::string own_scores(const DecisiveMistake& d) {
+  if (!d.own[shogi::BLACK] && !d.own[shogi::WHITE]) return "";
+  auto text = [](const std::optional<usi::Score>& s) {
+    return !s ? std::string("-") : s->is_mate() ? "mate " + std::to_string(s->value) : std::to_string(s->value);
+  };
+  return "; own scores " + text(d.own[shogi::BLACK]) + " / " + text(d.own[shogi::WHITE]);
+}
+
 }  // namespace
 
 std::string summary_table(const std::vector<EngineSummary>& engines) {
@@ -125,7 +134,7 @@ std::string summary_table(const std::vector<EngineSummary>& engines) {
       out += " to " + l.opponent + ": ";
       if (l.decisive)
         out += "decisive mistake at ply " + std::to_string(l.decisive->ply) + ", " + l.move + " (referee: " + l.best +
-               ", -" + std::to_string(l.loss_cp) + " cp)\n";
+               ", -" + std::to_string(l.loss_cp) + " cp)" + own_scores(*l.decisive) + "\n";
       else
         out += "no decisive mistake on the board\n";
     }

@@ -100,6 +100,13 @@ std::expected<std::optional<ReportAnalysis>, std::string> ReportAnalysis::load(c
         o.emplace("loss", l.loss_cp);
         o.emplace("time_left_ms", bj::array{ms_or_null(l.decisive->time_left_ms[shogi::BLACK]),
                                             ms_or_null(l.decisive->time_left_ms[shogi::WHITE])});
+        bj::array own;
+        for (shogi::Color c : {shogi::BLACK, shogi::WHITE}) {
+          const auto& s = l.decisive->own[c];
+          std::string text = !s ? "-" : s->is_mate() ? "mate " + std::to_string(s->value) : std::to_string(s->value);
+          own.emplace_back(text);
+        }
+        o.emplace("own", std::move(own));
       } else {
         o.emplace("ply", nullptr);
       }

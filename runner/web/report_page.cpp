@@ -310,13 +310,14 @@ function renderAnalysis() {
   }
   document.getElementById("analysis-engines").innerHTML = h;
   let l = "<tr><th>Lost game</th><th>Engine</th><th>Opponent</th><th>Decisive mistake</th><th>Referee's move</th>" +
-          "<th>Loss (cp)</th><th>Clocks then (☗ / ☖)</th></tr>";
+          "<th>Loss (cp)</th><th>Clocks then (☗ / ☖)</th><th>Own scores then (☗ / ☖)</th></tr>";
   for (const g of a.lost) {
     const clocks = g.time_left_ms ? g.time_left_ms.map(v => v === null ? "-" : msText(v)).join(" / ") : "";
     l += `<tr><td>${g.game + 1}</td><td class="name">${esc(g.engine)}</td><td class="name">${esc(g.opponent)}</td>` +
-         (g.ply === null ? '<td colspan="4" class="meta">none on the board</td>'
+         (g.ply === null ? '<td colspan="5" class="meta">none on the board</td>'
                          : `<td><a class="decisive b" data-game="${g.game}" data-ply="${g.ply}">ply ${g.ply} ${esc(g.move)}</a></td>` +
-                           `<td>${esc(g.best)}</td><td>${g.loss}</td><td>${clocks}</td>`) + "</tr>";
+                           `<td>${esc(g.best)}</td><td>${g.loss}</td><td>${clocks}</td><td>${esc(g.own.join(" / "))}</td>`) +
+         "</tr>";
   }
   const lost = document.getElementById("analysis-lost");
   lost.innerHTML = a.lost.length ? l : "";

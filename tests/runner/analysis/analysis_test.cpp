@@ -130,6 +130,8 @@ TEST_CASE("judgement: by winning chance given up, not by centipawns") {
 
 TEST_CASE("analyse_game: each move's scores from the mover's view, times, own scores") {
   PlayedGame g = ten_ply_game();
+  g.moves[6].info.score_cp = 40;    // black's own score at ply 7
+  g.moves[7].info.score_mate = -9;  // white's at its reply
   GameAnalysis a = analyse_game(g, from_black({30, 20, 40, 10, 10, -600, -700, -800, -900}), JudgeOptions{});
   CHECK(a.opening_plies == 2);
   CHECK(a.plies == 10);
@@ -156,6 +158,15 @@ TEST_CASE("analyse_game: each move's scores from the mover's view, times, own sc
   CHECK(a.decisive->mover == shogi::BLACK);
   CHECK(a.decisive->time_left_ms[shogi::BLACK] == 10999);
   CHECK(a.decisive->time_left_ms[shogi::WHITE] == 10999);
+  REQUIRE(a.decisive->own[shogi::BLACK]);
+  CHECK(a.decisive->own[shogi::BLACK]->value == 40);
+  REQUIRE(a.decisive->own[shogi::WHITE]);
+  CHECK(a.decisive->own[shogi::WHITE]->is_mate());
+  CHECK(a.decisive->own[shogi::WHITE]->value == -9);
+  auto back = parse_game_analysis(to_json(a));
+  REQUIRE(back);
+  CHECK(to_json(*back) == to_json(a));
+  CHECK(summary_table(summarise({a})).find("(referee: x, -610 cp); own scores 40 / mate -9") != std::string::npos);
 }
 
 TEST_CASE("decisive mistake: the loser's move after which it stayed lost") {
@@ -401,4 +412,28 @@ TEST_CASE(
   CHECK(annotated_record_stem(a) == "000005-A-vs-B");
   a.source = "floodgate 1.csa";
   CHECK(annotated_record_stem(a) == "floodgate_1-5");
+}
+
+TEST_CASE("records: the CSA server's records, finished and cut by a restart") {
+  const std::string header =
+      "'CSA record by the shogi-arena CSA server\nV2.2\nN+p3\nN-p1\n$EVENT:local+floodgate-60-1F+p3+p1+20261129060452\n"
+      "$START_TIME:2026/11/29 06:04:51\n'Max_Moves:60\n'Least_Time_Per_Move:0\n'Increment:1\n"
+      "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI *  *  *  *  * -KA * \nP3-FU-FU-FU-FU-FU-FU-FU-FU-FU\n"
+      "P4 *  *  *  *  *  *  *  *  * \nP5 *  *  *  *  *  *  *  *  * \nP6 *  *  *  *  *  *  *  *  * \n"
+      "P7+FU+FU+FU+FU+FU+FU+FU+FU+FU\nP8 * +KA *  *  *  *  * +HI * \nP9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n+\n"
+      "'rating:p3+2244256ff7b38b0d9a8718445fc4c0ba:p1+97d76f4c5a8fcd7d265271e5b9f6dab6\n+4746FU\nT0\n-7162GI\nT2\n";
+  auto cut = parse_csa_games(header +
+                                 "'the server stopped during the game; closed when it started again\n%CHUDAN\n"
+                                 "'summary:abnormal:p3 draw:p1 draw\n'$END_TIME:2026/11/29 06:04:51\n",
+                             "cut.csa");
+  REQUIRE_MESSAGE(cut, (cut ? "" : cut.error()));
+  const PlayedGame& c = cut->front().played;
+  CHECK(c.names[shogi::BLACK] == "p3");
+  CHECK(c.names[shogi::WHITE] == "p1");
+  CHECK(c.moves.size() == 2);
+  CHECK(c.moves[1].time_ms == 2000);
+  CHECK(c.result.outcome == Outcome::None);
+  auto resigned = parse_csa_games(header + "%TORYO\n'summary:toryo:p3 lose:p1 win\n", "toryo.csa");
+  REQUIRE(resigned);
+  CHECK(resigned->front().played.result.outcome == Outcome::WhiteWin);
 }
