@@ -72,3 +72,29 @@ TEST_CASE("referee: one that never gives a score is an error naming it and the p
   CHECK(report.error().find("gave no score") != std::string::npos);
   CHECK(report.error().find("position sfen 4k4/9/9/9/9/9/1p7/9/K7r b - 1 moves 9i9h") != std::string::npos);
 }
+
+TEST_CASE("referee: two referees at once write the games in order, as one does") {
+  test_support::TempDir dir("referee");
+  std::vector<SourceGame> games;
+  for (int i = 0; i < 6; ++i) {
+    games.push_back(forced_game());
+    games.back().game = i;
+  }
+  std::string lines[2];
+  for (int concurrency : {1, 2}) {
+    const std::string out = (dir.path / ("analysis-" + std::to_string(concurrency) + ".jsonl")).string();
+    AnalyzeOptions o = options_for(out, {"--silent-forced", "--score", "cp 120"});
+    o.concurrency = concurrency;
+    auto report = analyze_games(games, o);
+    REQUIRE_MESSAGE(report, (report ? "" : report.error()));
+    CHECK(report->analysed == 6);
+    auto read = read_analysis(out);
+    REQUIRE(read);
+    REQUIRE(read->games.size() == 6);
+    for (size_t i = 0; i < read->lines.size(); ++i) {
+      CHECK(read->games[i].game == int64_t(i));
+      lines[concurrency - 1] += read->lines[i] + "\n";
+    }
+  }
+  CHECK(lines[0] == lines[1]);
+}
