@@ -24,8 +24,6 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
-std::string key_of(std::int64_t game, const std::string& source) { return source + "#" + std::to_string(game); }
-
 std::string duration_text(double seconds) {
   const auto s = static_cast<long long>(seconds + 0.5);
   char buf[32];
@@ -56,11 +54,13 @@ std::expected<std::vector<Evaluation>, RefereeError> evaluate_game(Referee& refe
         if (fresh_positions && !out.empty())
           if (auto r = referee.new_game(); !r) return std::unexpected(r.error());
         auto e = referee.evaluate(record.usi_position_command());
-        if (!e && e.error().kind == RefereeError::Kind::NoScore &&
-            shogi::MoveList<shogi::LEGAL>(record.position()).size() == 1) {
-          forced.push_back(out.size());
-          e = Evaluation{};
-          e->best = shogi::to_usi(*shogi::MoveList<shogi::LEGAL>(record.position()).begin());
+        if (!e && e.error().kind == RefereeError::Kind::NoScore) {
+          const shogi::MoveList<shogi::LEGAL> legal(record.position());
+          if (legal.size() == 1) {
+            forced.push_back(out.size());
+            e = Evaluation{};
+            e->best = shogi::to_usi(*legal.begin());
+          }
         }
         if (!e) return std::unexpected(e.error());
         out.push_back(std::move(*e));
@@ -114,7 +114,7 @@ std::expected<AnalyzeReport, std::string> analyze_games(const std::vector<Source
     if (!existing->header) return std::unexpected(options.out_path + ": no analysis header");
     if (std::string m = analysis_mismatch(*existing->header, header); !m.empty())
       return std::unexpected(options.out_path + ": another analysis: " + m);
-    for (const GameAnalysis& g : existing->games) done.insert(key_of(g.game, g.source));
+    for (const GameAnalysis& g : existing->games) done.insert(game_key(g.game, g.source));
     auto w = AnalysisWriter::append_to(options.out_path, existing->valid_size);
     if (!w) return std::unexpected(w.error());
     writer.emplace(std::move(*w));
@@ -127,7 +127,7 @@ std::expected<AnalyzeReport, std::string> analyze_games(const std::vector<Source
   std::vector<const SourceGame*> todo;
   std::int64_t total_positions = 0;
   for (const SourceGame& g : games) {
-    if (done.contains(key_of(g.game, g.source))) {
+    if (done.contains(game_key(g.game, g.source))) {
       ++report.skipped;
       continue;
     }

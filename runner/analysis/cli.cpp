@@ -152,10 +152,10 @@ int AnalyzeCli::run(const std::atomic<bool>* interrupt) const {
     std::error_code made_records;
     std::filesystem::create_directories(records_, made_records);
     std::map<std::string, const SourceGame*> by_key;
-    for (const SourceGame& g : games) by_key[g.source + "#" + std::to_string(g.game)] = &g;
+    for (const SourceGame& g : games) by_key[game_key(g.game, g.source)] = &g;
     int written = 0;
     for (const GameAnalysis& a : contents->games) {
-      auto it = by_key.find(a.source + "#" + std::to_string(a.game));
+      auto it = by_key.find(game_key(a.game, a.source));
       if (it == by_key.end()) continue;  // in the file from an earlier selection
       if (auto r = write_annotated_records(records_, it->second->played, a); !r) {
         std::cerr << "shogi-arena: error: " << utf8::printable(r.error()) << std::endl;

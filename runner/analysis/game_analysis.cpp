@@ -15,11 +15,6 @@ Evaluation mated_now() {
 
 namespace {
 
-shogi::Color side_to_move(const std::string& sfen) {
-  const size_t space = sfen.find(' ');
-  return space != std::string::npos && sfen.compare(space, 3, " w ") == 0 ? shogi::WHITE : shogi::BLACK;
-}
-
 std::optional<usi::Score> own_score(const SearchInfo& info) {
   usi::Score s;
   if (info.score_mate) {
@@ -54,7 +49,7 @@ GameAnalysis analyse_game(const PlayedGame& game, const std::vector<Evaluation>&
   for (const game::MoveTiming& t : timings)
     if (!t.forfeit && t.ply >= 1 && size_t(t.ply) <= game.moves.size()) timing_at[size_t(t.ply - 1)] = &t;
 
-  shogi::Color mover = side_to_move(game.start_sfen);
+  shogi::Color mover = game::side_to_move(game.start_sfen);
   if (a.opening_plies % 2 == 1) mover = ~mover;
   for (int i = a.opening_plies; i < a.plies; ++i, mover = ~mover) {
     const size_t e = size_t(i - a.opening_plies);

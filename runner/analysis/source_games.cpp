@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "game/move_timing.h"
 #include "journal/merge.h"
 #include "openings/openings.h"
 #include "output/record_common.h"
@@ -60,13 +61,8 @@ std::expected<void, std::string> replay(const std::string& position, PlayedGame&
   return {};
 }
 
-shogi::Color first_mover(const PlayedGame& game) {
-  const size_t space = game.start_sfen.find(' ');
-  return space != std::string::npos && game.start_sfen.compare(space, 3, " w ") == 0 ? shogi::WHITE : shogi::BLACK;
-}
-
 shogi::Color mover_of(const PlayedGame& game, size_t move) {
-  return move % 2 == 0 ? first_mover(game) : ~first_mover(game);
+  return move % 2 == 0 ? game::side_to_move(game.start_sfen) : ~game::side_to_move(game.start_sfen);
 }
 
 void set_result(PlayedGame& game, Outcome outcome, Termination termination) {
@@ -75,6 +71,17 @@ void set_result(PlayedGame& game, Outcome outcome, Termination termination) {
 }
 
 Outcome win_for(shogi::Color c) { return c == shogi::BLACK ? Outcome::BlackWin : Outcome::WhiteWin; }
+
+// A record's game before its names, times and result are read: its moves replayed from `position`.
+std::expected<SourceGame, std::string> record_game(const std::string& position, const std::string& name) {
+  SourceGame out;
+  out.source = name;
+  PlayedGame& game = out.played;
+  game.names[shogi::BLACK] = "black";
+  game.names[shogi::WHITE] = "white";
+  if (auto r = replay(position, game); !r) return std::unexpected(name + ": " + r.error());
+  return out;
+}
 
 // A CSA ending, with the side to move after the last move.
 void csa_ending(std::string_view ending, shogi::Color to_move, PlayedGame& game) {
@@ -96,12 +103,9 @@ std::expected<SourceGame, std::string> csa_game(const std::vector<std::string>& 
                                                 const std::string& name) {
   auto openings = openings::parse_csa_openings(text, name, 0);
   if (!openings) return std::unexpected(openings.error());
-  SourceGame out;
-  out.source = name;
-  PlayedGame& game = out.played;
-  game.names[shogi::BLACK] = "black";
-  game.names[shogi::WHITE] = "white";
-  if (auto r = replay(openings->front().position, game); !r) return std::unexpected(name + ": " + r.error());
+  auto out = record_game(openings->front().position, name);
+  if (!out) return out;
+  PlayedGame& game = out->played;
   size_t moves = 0;
   std::string ending;
   for (const std::string& s : statements) {
@@ -126,7 +130,9 @@ std::expected<SourceGame, std::string> csa_game(const std::vector<std::string>& 
     }
     if (s[0] == '%') ending = s;
   }
-  csa_ending(ending, game.moves.size() % 2 == 0 ? first_mover(game) : ~first_mover(game), game);
+  csa_ending(ending,
+             game.moves.size() % 2 == 0 ? game::side_to_move(game.start_sfen) : ~game::side_to_move(game.start_sfen),
+             game);
   return out;
 }
 
@@ -149,6 +155,8 @@ std::int64_t kif_move_ms(std::string_view line) {
 bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 
 }  // namespace
+
+std::string game_key(std::int64_t game, const std::string& source) { return source + "#" + std::to_string(game); }
 
 bool GameSelection::selects(const SourceGame& game) const {
   const Outcome o = game.played.result.outcome;
@@ -270,12 +278,9 @@ std::expected<std::vector<SourceGame>, std::string> parse_csa_games(std::string_
 std::expected<SourceGame, std::string> parse_kif_game(std::string_view text, const std::string& name) {
   auto opening = openings::parse_kif_opening(text, name, 0);
   if (!opening) return std::unexpected(opening.error());
-  SourceGame out;
-  out.source = name;
-  PlayedGame& game = out.played;
-  game.names[shogi::BLACK] = "black";
-  game.names[shogi::WHITE] = "white";
-  if (auto r = replay(opening->position, game); !r) return std::unexpected(name + ": " + r.error());
+  auto out = record_game(opening->position, name);
+  if (!out) return out;
+  PlayedGame& game = out->played;
   set_result(game, Outcome::None, Termination::Interrupted);
   std::istringstream in{std::string(text)};
   std::string line;

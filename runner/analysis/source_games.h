@@ -20,6 +20,9 @@ struct SourceGame {
   PlayedGame played;
 };
 
+// What names a game across analyses (a resumed file, the annotated records): its source and number.
+std::string game_key(std::int64_t game, const std::string& source);
+
 // Which games: "all", "decisive" (a winner), "lost-by=NAME" (games NAME lost), or game numbers as the console shows
 // them, 1-based: "3,7,10-12".
 struct GameSelection {

@@ -11,12 +11,12 @@ namespace {
 
 using Micros = std::chrono::microseconds;
 
+}  // namespace
+
 shogi::Color side_to_move(const std::string& sfen) {
   const size_t space = sfen.find(' ');
   return space != std::string::npos && sfen.compare(space, 3, " w ") == 0 ? shogi::WHITE : shogi::BLACK;
 }
-
-}  // namespace
 
 std::vector<MoveTiming> move_timings(const PlayedGame& game) {
   std::vector<MoveTiming> out;

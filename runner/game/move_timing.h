@@ -4,6 +4,7 @@
 // used against time given from it; the analysis reads the time each side had left at a mistake.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "game/game_result.h"
@@ -21,5 +22,8 @@ struct MoveTiming {
 // Each engine move of `game`, opening moves left out, and the move that lost on time when it ended so. Empty when
 // the game's time control cannot be read.
 std::vector<MoveTiming> move_timings(const PlayedGame& game);
+
+// Who moves first in a game from `sfen` (its second field; black when it cannot be read).
+shogi::Color side_to_move(const std::string& sfen);
 
 }  // namespace arena::game
