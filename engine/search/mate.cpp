@@ -67,13 +67,17 @@ MateResult MateSolver::solve(Position& pos, int max_plies, const std::atomic<boo
   nodes_ = 0;
   max_nodes_ = max_nodes;
   out_of_nodes_ = false;
+  gave_up_ = false;
   no_mate_within_.clear();
   MateResult result;
   for (int depth = 1; depth <= max_plies; depth += 2) {
     depth_limited_ = false;
     std::vector<Move> pv;
     const bool mate = attack(pos, depth, pv);
-    if (stop.load(std::memory_order_relaxed) || out_of_nodes_) return result;
+    if (stop.load(std::memory_order_relaxed) || out_of_nodes_) {
+      gave_up_ = true;
+      return result;
+    }
     if (mate) {
       result.status = MateResult::Status::Mate;
       result.pv = std::move(pv);
@@ -106,6 +110,30 @@ bool MateSolver::attack(Position& pos, int depth, std::vector<Move>& pv) {
   // Every legal check, non-promotions included: problems sometimes need them.
   ExtMove checks[MAX_MOVES];
   const int n = int(generate<LEGAL_CHECKS>(pos, checks) - checks);
+  if (depth == 1 && n > 0) {
+    // The last move must mate: a check the king steps out of is rejected before it is made, which is most of them
+    // (the iterations of every length end here, so this is where the nodes are).
+    // A distant check (a slider's, not discovered, so the only one) never mates a defender who holds a gold, silver,
+    // bishop or rook: one dropped between is always legal and blocks it.
+    const Color us = pos.side_to_move(), them = ~us;
+    const Square ksq = pos.king_square(them);
+    const Hand hand = pos.hand(them);
+    const bool drop_blocks =
+        hand_count(hand, GOLD) || hand_count(hand, SILVER) || hand_count(hand, BISHOP) || hand_count(hand, ROOK);
+    const Bitboard discoverers = pos.blockers_for_king(them) & pos.pieces(us);
+    for (int i = 0; i < n; ++i) {
+      const Move m = checks[i].move;
+      if (drop_blocks && !between_bb(to_sq(m), ksq).empty() && (is_drop(m) || !discoverers.test(from_sq(m)))) continue;
+      if (king_escapes_check(pos, checks[i].move)) continue;
+      ++nodes_;
+      if (is_mate_after(pos, checks[i].move)) {
+        pv.assign(1, checks[i].move);
+        return true;
+      }
+    }
+    depth_limited_ = true;
+    return false;
+  }
   // Try checks close to the king first; drops and captures there are the usual mating moves.
   const Square ksq = pos.king_square(~pos.side_to_move());
   for (int i = 0; i < n; ++i) {
@@ -172,6 +200,24 @@ bool MateSolver::defend(Position& pos, int depth, std::vector<Move>& pv) {
   }
   pv = std::move(longest);
   return true;
+}
+
+ShorterMate shorter_mate(Position& pos, int plies, const std::atomic<bool>& stop, uint64_t max_nodes) {
+  ShorterMate r;
+  if (plies <= 1) {
+    r.shortest = true;
+    return r;
+  }
+  MateSolver solver;
+  const MateResult found = solver.solve(pos, plies - 2, stop, max_nodes);
+  r.nodes = solver.nodes();
+  if (found.status == MateResult::Status::Mate) {
+    r.pv = found.pv;
+    r.shortest = true;  // iterative deepening: the first length that mates
+  } else {
+    r.shortest = !solver.gave_up();
+  }
+  return r;
 }
 
 }  // namespace shogi

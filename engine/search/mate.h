@@ -36,6 +36,9 @@ class MateSolver {
   // proof. Gives up (Timeout) when `stop` is set or after max_nodes nodes (0: no limit).
   MateResult solve(Position& pos, int max_plies, const std::atomic<bool>& stop, uint64_t max_nodes = 0);
   uint64_t nodes() const { return nodes_; }
+  // Whether the last solve() stopped early (its budget or `stop`); otherwise a Timeout at max_plies means that no
+  // mate of at most max_plies plies exists.
+  bool gave_up() const { return gave_up_; }
 
  private:
   bool attack(Position& pos, int depth, std::vector<Move>& pv);
@@ -45,9 +48,19 @@ class MateSolver {
   uint64_t nodes_ = 0;
   uint64_t max_nodes_ = 0;
   bool out_of_nodes_ = false;
+  bool gave_up_ = false;
   bool depth_limited_ = false;
   // Attacker positions known to have no mate within the stored number of plies.
   std::unordered_map<Key, int> no_mate_within_;
 };
+
+// A mate proven of `plies` plies (df-pn's line, or a mate the main search found) is not always the shortest: every
+// shorter length by checks is searched (MateSolver up to plies - 2) within max_nodes (0: no limit) or until `stop`.
+struct ShorterMate {
+  std::vector<Move> pv;   // a shorter mate, the shortest by checks; empty when none was found
+  bool shortest = false;  // every length below plies was searched to the end (pv, if any, is a shortest mate)
+  uint64_t nodes = 0;
+};
+ShorterMate shorter_mate(Position& pos, int plies, const std::atomic<bool>& stop, uint64_t max_nodes);
 
 }  // namespace shogi

@@ -26,6 +26,12 @@ constexpr size_t ROOT_MATE_TABLE_MB = 2;
 constexpr uint64_t ROOT_MATE_NODES_PER_MS = 10;  // df-pn runs about 400 nodes a millisecond: 2.5 % of the time
 constexpr uint64_t ROOT_MATE_MIN_NODES = 300;
 constexpr uint64_t ROOT_MATE_MAX_NODES = 200000;
+// A proven mate's shortening: nodes of the check-only solver per millisecond of the optimum, within these bounds. It
+// runs 650 to 800 nodes a millisecond, so about a third of the time: a won game has little else to spend it on, and
+// a mate score is a claim that should be the shortest.
+constexpr uint64_t SHORTER_MATE_NODES_PER_MS = 300;
+constexpr uint64_t SHORTER_MATE_MIN_NODES = 2000;
+constexpr uint64_t SHORTER_MATE_MAX_NODES = 20000000;
 
 int REDUCTIONS[MAX_MOVES];
 
@@ -165,8 +171,17 @@ void Worker::main_search() {
   }
   // The helpers search meanwhile: df-pn keeps its own table and leaves the shared one to them.
   sh.threads.start_helpers();
-  const MateResult root_mate =
-      timed && sh.limits.search_moves.empty() ? root_mate_search(optimum) : MateResult{};
+  root_mate_line_.clear();
+  root_mate_shortest_ = false;
+  root_mate_claim_ = 0;
+  shorter_mate_budget_ =
+      timed ? std::clamp<uint64_t>(uint64_t(std::max<Milliseconds>(0, optimum)) * SHORTER_MATE_NODES_PER_MS,
+                                   SHORTER_MATE_MIN_NODES, SHORTER_MATE_MAX_NODES)
+            : 0;
+  if (timed && sh.limits.search_moves.empty()) {
+    const MateResult root_mate = root_mate_search(optimum);
+    if (root_mate.status == MateResult::Status::Mate) shorten_root_mate(int(root_mate.pv.size()), root_mate.pv);
+  }
   iterative_deepening();
   wait_for_release();
   sh.stop = true;
@@ -187,19 +202,28 @@ void Worker::main_search() {
   Value score = rm.score == -VALUE_INFINITE ? rm.previous_score : rm.score;
   Move bestmove = rm.pv[0];
   Move pondermove = rm.pv.size() > 1 ? rm.pv[1] : best->ponder_move(best->root_moves_[0]);
-  if (root_mate.status == MateResult::Status::Mate && score < VALUE_MATE_IN_MAX_PLY) {
-    // The search did not see the mate df-pn proved: play it, and say so as a search would.
-    score = mate_in(int(root_mate.pv.size()));
-    bestmove = root_mate.pv[0];
-    pondermove = root_mate.pv.size() > 1 ? root_mate.pv[1] : MOVE_NONE;
+  const Value proven = root_mate_value();
+  if (proven != -VALUE_INFINITE && score <= proven) {
+    // The search saw no shorter mate than the one proven by checks (or none at all): play that one, and say so.
+    score = proven;
+    bestmove = root_mate_line_[0];
+    pondermove = root_mate_line_.size() > 1 ? root_mate_line_[1] : MOVE_NONE;
     if (sh.callbacks.on_info) {
       InfoFull info = info_base(elapsed_ms(search_start_));
       info.depth = std::max(1, best->completed_depth_);
-      info.sel_depth = int(root_mate.pv.size());
+      info.sel_depth = int(root_mate_line_.size());
       info.score = score;
-      info.pv = root_mate.pv;
+      info.pv = root_mate_line_;
       sh.callbacks.on_info(info);
     }
+  } else if (score >= VALUE_MATE_IN_MAX_PLY && rm.lowerbound && sh.callbacks.on_info) {
+    // A mate the last, unfinished iteration found as a bound: the last exact line sent may not say it.
+    InfoFull info = info_base(elapsed_ms(search_start_));
+    info.depth = std::max(1, best->completed_depth_);
+    info.sel_depth = rm.sel_depth;
+    info.score = score;
+    info.pv = rm.pv;
+    sh.callbacks.on_info(info);
   }
   if (score != -VALUE_INFINITE && score <= -sh.options.resign_value) {
     bestmove = MOVE_RESIGN;
@@ -226,15 +250,16 @@ Move Worker::ponder_move(const RootMove& rm) {
 void Worker::run_mate_search() {
   SharedState& sh = shared_;
   // df-pn first: it reaches long mates. Its line is the shortest the table proved, not always the shortest there is,
-  // so iterative deepening then looks for a shorter one, within half its nodes (and at least 100,000).
+  // so the check-only iterative-deepening solver then searches every shorter length: until done, the time is up or
+  // `stop` (ShortestMate), or within half df-pn's nodes (and at least 100,000).
   if (!go_mate_) go_mate_ = std::make_unique<DfpnSolver>(GO_MATE_TABLE_MB);
   MateResult r = go_mate_->solve(root_pos_, 0, sh.stop, MAX_PLY - 10);
   uint64_t nodes = go_mate_->nodes();
-  if (r.status == MateResult::Status::Mate && r.pv.size() > 1) {
-    MateSolver shorter;
-    const MateResult s = shorter.solve(root_pos_, int(r.pv.size()) - 2, sh.stop, nodes / 2 + 100000);
-    nodes += shorter.nodes();
-    if (s.status == MateResult::Status::Mate) r.pv = s.pv;
+  if (r.status == MateResult::Status::Mate) {
+    const uint64_t budget = sh.options.shortest_mate ? 0 : nodes / 2 + 100000;
+    const ShorterMate s = shorter_mate(root_pos_, int(r.pv.size()), sh.stop, budget);
+    nodes += s.nodes;
+    if (!s.pv.empty()) r.pv = s.pv;
   }
   // `go mate infinite` keeps the answer until `stop`, as other searches do.
   if (sh.limits.infinite || sh.ponder) {
@@ -255,6 +280,26 @@ MateResult Worker::root_mate_search(Milliseconds optimum) {
                                                ROOT_MATE_MIN_NODES, ROOT_MATE_MAX_NODES);
   if (!root_mate_) root_mate_ = std::make_unique<DfpnSolver>(ROOT_MATE_TABLE_MB);
   return root_mate_->solve(root_pos_, budget, sh.stop, MAX_PLY - 10);
+}
+
+void Worker::shorten_root_mate(int plies, const std::vector<Move>& line) {
+  // Only timed searches shorten (fixed depths and node counts stay reproducible). Once every length by checks below
+  // the proven line was searched, a shorter mate of the search's own needs a quiet move: nothing more to look for.
+  if (shorter_mate_budget_ == 0 || plies <= 0 || root_mate_shortest_) return;
+  if (root_mate_claim_ && plies >= root_mate_claim_) return;
+  root_mate_claim_ = plies;
+  const ShorterMate shorter = shorter_mate(root_pos_, plies, shared_.stop, shorter_mate_budget_);
+  if (!shorter.pv.empty()) {
+    root_mate_line_ = shorter.pv;
+    root_mate_shortest_ = true;
+  } else if (!line.empty() && (root_mate_line_.empty() || line.size() < root_mate_line_.size())) {
+    root_mate_line_ = line;
+    root_mate_shortest_ = shorter.shortest;
+  }
+}
+
+Value Worker::root_mate_value() const {
+  return root_mate_line_.empty() ? -VALUE_INFINITE : mate_in(int(root_mate_line_.size()));
 }
 
 void Worker::update_accumulator(const kp::Weights& w, const Position& pos, Stack* ss) {
@@ -309,6 +354,13 @@ void Worker::report(int depth, Milliseconds elapsed) const {
     info.lowerbound = i == pv_idx_ && updated && rm.lowerbound;
     info.upperbound = i == pv_idx_ && updated && rm.upperbound;
     info.pv = rm.pv;
+    if (i == 0 && v < root_mate_value()) {
+      // The search has not (yet) seen the mate proven by checks, or sees a longer one: the line says the proven one.
+      info.score = root_mate_value();
+      info.lowerbound = info.upperbound = false;
+      info.sel_depth = std::max(info.sel_depth, int(root_mate_line_.size()));
+      info.pv = root_mate_line_;
+    }
     shared_.callbacks.on_info(info);
   }
 }
@@ -393,7 +445,11 @@ void Worker::iterative_deepening() {
     const Move best = root_moves_[0].pv[0];
     stable_iterations = best == last_best ? stable_iterations + 1 : 0;
     last_best = best;
-    const bool mate = proven_mate(root_moves_[0]);
+    // A mate the search found is shortened by checks, once for each shorter length it finds.
+    if (const Value v = root_moves_[0].score; v >= VALUE_MATE_IN_MAX_PLY && v < VALUE_INFINITE)
+      shorten_root_mate(VALUE_MATE - v, {});
+    const bool mate = proven_mate(root_moves_[0]) ||
+                      (!root_mate_line_.empty() && completed_depth_ >= 2 * int(root_mate_line_.size()) + 1);
     const bool single = root_moves_.size() == 1;
     TimeManager tm;
     TimePoint clock_start;

@@ -73,6 +73,9 @@ struct SearchOptions {
   EnteringKingRule entering_king = EnteringKingRule::Point27;
   int depth_limit = 0;       // 0 = none
   uint64_t nodes_limit = 0;  // 0 = none
+  // `go mate`: after df-pn's first proof, search every shorter length by checks until done, the time is up or `stop`
+  // (false: answer with the first proof, shortened only within half df-pn's nodes).
+  bool shortest_mate = true;
   TimeOptions time;
 };
 
@@ -157,6 +160,11 @@ class Worker {
   void run_mate_search();
   // df-pn on the root position within a node budget taken from the move's optimum time.
   MateResult root_mate_search(Milliseconds optimum);
+  // A mate of `plies` plies from the root is known (df-pn's `line`, or a mate score of the search with no line):
+  // looks for a shorter one by checks within shorter_mate_budget_, and keeps the shortest line proven.
+  void shorten_root_mate(int plies, const std::vector<Move>& line);
+  // The value of the root mate proven by checks (root_mate_line_), or -VALUE_INFINITE when there is none.
+  Value root_mate_value() const;
 
   SharedState& shared_;
   const size_t id_;
@@ -177,6 +185,12 @@ class Worker {
   CounterMoves counter_moves_;
   // The main thread's df-pn solvers, each made at its first use: for the root of timed searches, for `go mate`.
   std::unique_ptr<DfpnSolver> root_mate_, go_mate_;
+  // The shortest mate from the root the main thread has proven by checks in this search (empty: none). A mate score
+  // is a claim: no info line and no bestmove claims a longer mate than this one.
+  std::vector<Move> root_mate_line_;
+  bool root_mate_shortest_ = false;  // no mate by checks is shorter than root_mate_line_
+  int root_mate_claim_ = 0;          // the shortest mate length handed to shorten_root_mate so far (0: none)
+  uint64_t shorter_mate_budget_ = 0;
 };
 
 // Reduction table used by late-move reductions, filled once.

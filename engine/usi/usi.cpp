@@ -145,6 +145,8 @@ void UsiLoop::add_options() {
                Option::spin(0, 0, MAX_PLY - 10, [&so](const Option& o) { so.depth_limit = int(o.as_int()); }));
   options_.add("NodesLimit", Option::spin(0, 0, int64_t(1) << 50,
                                           [&so](const Option& o) { so.nodes_limit = uint64_t(o.as_int()); }));
+  options_.add("ShortestMate",
+               Option::check(so.shortest_mate, [&so](const Option& o) { so.shortest_mate = o.as_bool(); }));
   // A learned evaluation from a file (shogi-arena-engine learn); <empty> is the built-in one, `none` the
   // hand-written evaluation alone.
   options_.add("EvalFile", Option::string("", [this](const Option& o) {

@@ -186,3 +186,59 @@ TEST_CASE("slow: the long mates of tests/engine/long_mates.tsv, each within 8 mi
   CHECK(rows == 26);
   CHECK(proven >= 22);  // README, "Mates: df-pn"
 }
+
+TEST_CASE("shorter_mate: a shorter mate than df-pn's line, every shorter length searched, or gives up at its budget") {
+  Position::init();
+  std::atomic<bool> stop{false};
+  // nshogi res/test/mate-5-ply.txt: df-pn's first line is 21 plies.
+  const std::string sfen = "4+Rb2l/3g1p1s1/3ppk3/p1+B2gpSp/4n2nP/2P+pP1PP1/P6KL/3P1+rg2/6N2 w GNL3P2slp 154";
+  Position pos;
+  StateInfo st;
+  REQUIRE(pos.set(sfen, &st).has_value());
+  DfpnSolver dfpn(1);
+  const MateResult proof = dfpn.solve(pos, 0, stop);
+  REQUIRE(proof.status == MateResult::Status::Mate);
+  CHECK(proof.pv.size() > 5);
+
+  const ShorterMate s = shorter_mate(pos, int(proof.pv.size()), stop, 0);
+  CHECK(s.shortest);
+  REQUIRE(s.pv.size() == 5);
+  CHECK(really_mates(sfen, s.pv));
+  CHECK(pos.key() == st.key());  // the position is left as it was
+
+  // At its own length there is nothing shorter: searched to the end, no line.
+  const ShorterMate none = shorter_mate(pos, 5, stop, 0);
+  CHECK(none.shortest);
+  CHECK(none.pv.empty());
+
+  // A budget too small to search the lengths below: no line, and not known to be the shortest.
+  const ShorterMate cut = shorter_mate(pos, int(proof.pv.size()), stop, 50);
+  CHECK_FALSE(cut.shortest);
+  CHECK(cut.pv.empty());
+  CHECK(cut.nodes <= 60);
+}
+
+TEST_CASE("the check-only solver's last ply: a distant check mates unless the defender can drop between") {
+  Position::init();
+  std::atomic<bool> stop{false};
+  // The king on 1a is shut in by its own lance and pawn; a lance dropped on file 1 two or more squares away checks.
+  // With nothing in hand it mates; a gold, or a knight, dropped between answers it.
+  struct Case {
+    const char* sfen;
+    bool mate;
+  };
+  for (const Case& c : {Case{"7lk/7p1/9/9/9/9/9/9/9 b L 1", true}, Case{"7lk/7p1/9/9/9/9/9/9/9 b Lg 1", false},
+                        Case{"7lk/7p1/9/9/9/9/9/9/9 b Ln 1", false}}) {
+    INFO(c.sfen);
+    Position pos;
+    StateInfo st;
+    REQUIRE(pos.set(c.sfen, &st).has_value());
+    MateSolver solver;
+    const MateResult r = solver.solve(pos, 1, stop);
+    CHECK((r.status == MateResult::Status::Mate) == c.mate);
+    if (c.mate) {
+      REQUIRE(r.pv.size() == 1);
+      CHECK(really_mates(c.sfen, r.pv));
+    }
+  }
+}

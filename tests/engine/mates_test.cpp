@@ -262,6 +262,8 @@ TEST_CASE("a long mate the search prunes past is played: df-pn at the root of a 
 TEST_CASE("go mate: a 21-ply tsume proven by df-pn, and nomate where no check mates") {
   Engine engine;
   engine.ready();
+  // Every shorter length of a 21-ply mate is more than 20 s of search: the first proof is the answer here.
+  engine.options().shortest_mate = false;
   SearchLimits limits;
   limits.mate_search = true;
   limits.mate_time = 20000;
@@ -276,4 +278,72 @@ TEST_CASE("go mate: a 21-ply tsume proven by df-pn, and nomate where no check ma
 
   const Result none = run(engine, "4k4/9/9/9/9/9/9/9/4K4 b P 1", limits);
   CHECK(none.mate_status == CheckmateStatus::NoMate);
+}
+
+// The mate that df-pn proves first at the root is often not the shortest (its table holds the attacker's shortest
+// proven reply, not the shortest there is): these game positions (nyashiki/nshogi res/test/mate-9-ply.txt) have a
+// 9-ply mate and df-pn's first line is 27 and 15 plies long. A mate score is a claim: every line says 9.
+TEST_CASE("a timed search claims the shortest mate proven, never df-pn's longer first line") {
+  const std::vector<std::string> sfens = {
+      "3g2sn1/6+N2/p6p1/6p1p/9/P1l3P1P/1PPPPP2k/2G1S2+r1/LN1KSg+rP1 w 3P2bgsn2l2p 104",
+      "1GS1k3l/2r6/3g1L1P1/p1p1pSp1p/1n1p3p1/PPP1N1PbP/2SPP4/1KG2+r3/LN1+p3N+b w gsl2p 96",
+  };
+  for (const std::string& sfen : sfens) {
+    INFO(sfen);
+    Engine engine;
+    engine.ready();
+    std::vector<Value> mates;
+    Result r;
+    {
+      std::mutex m;
+      std::condition_variable cv;
+      bool done = false;
+      SearchCallbacks cb;
+      cb.on_info = [&](const InfoFull& info) {
+        std::lock_guard lock(m);
+        if (info.score >= VALUE_MATE_IN_MAX_PLY) mates.push_back(info.score);
+        if (!info.lowerbound && !info.upperbound) r.last_score = info.score;
+      };
+      cb.on_bestmove = [&](Move best, Move) {
+        std::lock_guard lock(m);
+        r.best = best;
+        done = true;
+        cv.notify_all();
+      };
+      engine.set_callbacks(cb);
+      REQUIRE(engine.set_position("sfen " + sfen).has_value());
+      engine.go(byoyomi_only(1000));
+      std::unique_lock lock(m);
+      cv.wait(lock, [&] { return done; });
+      lock.unlock();
+      engine.wait_for_search_finished();
+    }
+    CHECK(r.last_score == mate_in(9));
+    CHECK(mates_in(sfen, r.best, 9));
+    REQUIRE_FALSE(mates.empty());
+    for (Value v : mates) CHECK(v == mate_in(9));
+  }
+}
+
+TEST_CASE("go mate answers the shortest mate by checks, or the first proof with ShortestMate off") {
+  // df-pn's first line here is 21 plies; the shortest is 5 (nshogi res/test/mate-5-ply.txt).
+  const std::string sfen = "4+Rb2l/3g1p1s1/3ppk3/p1+B2gpSp/4n2nP/2P+pP1PP1/P6KL/3P1+rg2/6N2 w GNL3P2slp 154";
+  Engine engine;
+  engine.ready();
+  SearchLimits limits;
+  limits.mate_search = true;
+  limits.mate_time = 20000;
+  const Result r = run(engine, sfen, limits);
+  REQUIRE(r.mate_status == CheckmateStatus::Mate);
+  CHECK(r.mate_pv.size() == 5);
+  REQUIRE_FALSE(r.mate_pv.empty());
+  CHECK(mates_in(sfen, r.mate_pv[0], 5));
+
+  engine.options().shortest_mate = false;
+  const Result first = run(engine, sfen, limits);
+  REQUIRE(first.mate_status == CheckmateStatus::Mate);
+  // Within half df-pn's nodes (and at least 100,000) the cheap pass finds the 5 as well; the answer is never longer
+  // than df-pn's line.
+  CHECK(first.mate_pv.size() <= 21);
+  CHECK(first.mate_pv.size() % 2 == 1);
 }

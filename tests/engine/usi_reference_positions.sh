@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# The reference positions of ../shared/positions through the engine binary over USI (not the library alone):
+# The reference positions of ../shared/positions (or a file of the same columns) through the engine binary over USI
+# (not the library alone):
 #   usi_reference_positions.sh ENGINE SHARED_DIR perft MAX_NODES   perft.tsv rows up to MAX_NODES leaves: position
 #                                                                   + go perft D must print "Nodes searched: N"
 #   usi_reference_positions.sh ENGINE SHARED_DIR mates MAX_PLIES    mates.tsv rows up to MAX_PLIES: go btime 0
 #                                                                   wtime 0 byoyomi 5000 must end on score mate N
+#                                                                   (the last exact score, and none longer before
+#                                                                   it), and go mate 10000 on a line of N plies
+#   usi_reference_positions.sh ENGINE FILE.tsv mates MAX_PLIES      the same on FILE.tsv; a note's go-mate=M says
+#                                                                   go mate's length where it differs (a quiet move)
 # Exits 77 (skipped) when SHARED_DIR/positions is absent.
 set -euo pipefail
 engine=$1
 shared=$2
 mode=$3
 limit=$4
-file=$shared/positions/$([ "$mode" = perft ] && echo perft.tsv || echo mates.tsv)
+if [[ "$shared" == *.tsv ]]; then
+  file=$shared
+else
+  file=$shared/positions/$([ "$mode" = perft ] && echo perft.tsv || echo mates.tsv)
+fi
 if [ ! -f "$file" ]; then
   echo "SKIP: $file not found (../shared is absent)"
   exit 77
@@ -75,6 +84,17 @@ while IFS=$'\t' read -r sfen a b name_or_note; do
     [ "$score" = "mate $plies" ] ||
       fail "${name_or_note%%;*} ($sfen): last score '$score', expected 'mate $plies' ($line; solution $first)"
     [ "$line" != "bestmove resign" ] || fail "${name_or_note%%;*}: resigned in a won position"
+    # A mate score is a claim: once a mate is proven, no later line says a longer one (bounds included).
+    longer=$(grep -o ' score mate [0-9]*' <<<"$seen" | awk '{ if (NR > 1 && $3 > best) { print $3; exit } best = $3 }')
+    [ -z "$longer" ] || fail "${name_or_note%%;*} ($sfen): an info line says mate $longer after a shorter one"
+    mate_plies=$plies
+    [[ "$name_or_note" =~ go-mate=([0-9]+) ]] && mate_plies=${BASH_REMATCH[1]}
+    send "go mate 10000"
+    read_until '^checkmate' 30 || fail "${name_or_note%%;*}: no checkmate answer${seen:+ (last: ${seen: -300})}"
+    read -ra mate_line <<<"$line"
+    [ "${mate_line[1]:-}" != nomate ] && [ "${mate_line[1]:-}" != timeout ] &&
+      [ $((${#mate_line[@]} - 1)) = "$mate_plies" ] ||
+      fail "${name_or_note%%;*} ($sfen): go mate answered '$line', expected a line of $mate_plies plies"
   fi
   checked=$((checked + 1))
 done <"$file"

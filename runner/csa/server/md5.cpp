@@ -66,7 +66,7 @@ std::string md5_hex(std::string_view data) {
   for (size_t i = 0; i < full; i += 64) process_block(reinterpret_cast<const unsigned char*>(data.data()) + i, state);
   // Padding: 0x80, zeros to 56 mod 64, then the length in bits, little-endian.
   unsigned char tail[128] = {};
-  size_t rest = data.size() - full;
+  const size_t rest = data.size() % 64;  // (not size - full: GCC 12 then cannot see it is under 64)
   for (size_t i = 0; i < rest; ++i) tail[i] = static_cast<unsigned char>(data[full + i]);
   tail[rest] = 0x80;
   size_t tail_len = rest < 56 ? 64 : 128;
