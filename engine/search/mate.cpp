@@ -68,7 +68,8 @@ MateResult MateSolver::solve(Position& pos, int max_plies, const std::atomic<boo
   max_nodes_ = max_nodes;
   out_of_nodes_ = false;
   gave_up_ = false;
-  no_mate_within_.clear();
+  no_mate_within_.assign(NO_MATE_SLOTS, NoMate{});
+  std::fill(std::begin(refutation_), std::end(refutation_), MOVE_NONE);
   MateResult result;
   for (int depth = 1; depth <= max_plies; depth += 2) {
     depth_limited_ = false;
@@ -91,6 +92,17 @@ MateResult MateSolver::solve(Position& pos, int max_plies, const std::atomic<boo
   return result;
 }
 
+bool MateSolver::known_no_mate(Key key, int depth) const {
+  const NoMate& e = no_mate_within_[key & (NO_MATE_SLOTS - 1)];
+  return e.key == key && e.plies >= depth;
+}
+
+void MateSolver::store_no_mate(Key key, int depth) {
+  NoMate& e = no_mate_within_[key & (NO_MATE_SLOTS - 1)];
+  e.plies = e.key == key ? std::max(e.plies, depth) : depth;
+  e.key = key;
+}
+
 bool MateSolver::attack(Position& pos, int depth, std::vector<Move>& pv) {
   ++nodes_;
   if (max_nodes_ && nodes_ > max_nodes_) out_of_nodes_ = true;
@@ -101,8 +113,7 @@ bool MateSolver::attack(Position& pos, int depth, std::vector<Move>& pv) {
   }
   // Repeating a position while checking loses (perpetual check), so it never helps the attacker.
   if (pos.repetition(2, 64) != Repetition::None) return false;
-  auto known = no_mate_within_.find(pos.key());
-  if (known != no_mate_within_.end() && known->second >= depth) {
+  if (known_no_mate(pos.key(), depth)) {
     depth_limited_ = true;  // the stored result may itself have been limited by depth
     return false;
   }
@@ -132,6 +143,7 @@ bool MateSolver::attack(Position& pos, int depth, std::vector<Move>& pv) {
       }
     }
     depth_limited_ = true;
+    store_no_mate(pos.key(), 1);
     return false;
   }
   // Try checks close to the king first; drops and captures there are the usual mating moves.
@@ -157,7 +169,7 @@ bool MateSolver::attack(Position& pos, int depth, std::vector<Move>& pv) {
     }
     if (out_of_nodes_ || stop_->load(std::memory_order_relaxed)) return false;
   }
-  if (depth_limited_) no_mate_within_[pos.key()] = std::max(depth, no_mate_within_[pos.key()]);
+  if (depth_limited_) store_no_mate(pos.key(), depth);
   return false;
 }
 
@@ -177,7 +189,10 @@ bool MateSolver::defend(Position& pos, int depth, std::vector<Move>& pv) {
   int n = 0;
   for (const ExtMove& m : moves) {
     replies[n] = m;
-    replies[n].value = type_of(moved_piece(m.move)) == KING ? 2 : pos.is_capture(m.move) ? 1 : 0;
+    replies[n].value = m.move == refutation_[depth]           ? 3
+                       : type_of(moved_piece(m.move)) == KING ? 2
+                       : pos.is_capture(m.move)               ? 1
+                                                              : 0;
     ++n;
   }
   std::stable_sort(replies, replies + n, [](const ExtMove& a, const ExtMove& b) { return a.value > b.value; });
@@ -190,7 +205,10 @@ bool MateSolver::defend(Position& pos, int depth, std::vector<Move>& pv) {
     pos.do_move(replies[i].move, st);
     const bool mate = attack(pos, depth - 1, line);
     pos.undo_move(replies[i].move);
-    if (!mate) return false;
+    if (!mate) {
+      if (!out_of_nodes_) refutation_[depth] = replies[i].move;
+      return false;
+    }
     if (!have_line || line.size() > longest.size()) {
       longest.clear();
       longest.push_back(replies[i].move);

@@ -5,7 +5,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "rules/position.h"
@@ -50,8 +49,19 @@ class MateSolver {
   bool out_of_nodes_ = false;
   bool gave_up_ = false;
   bool depth_limited_ = false;
-  // Attacker positions known to have no mate within the stored number of plies.
-  std::unordered_map<Key, int> no_mate_within_;
+  // Attacker positions known to have no mate within the stored number of plies, last ones one move from the leaves
+  // included: a table indexed by the key's low bits, each slot overwritten by the latest position stored there.
+  struct NoMate {
+    Key key = 0;
+    int plies = 0;
+  };
+  static constexpr size_t NO_MATE_SLOTS = size_t(1) << 18;
+  std::vector<NoMate> no_mate_within_;
+  bool known_no_mate(Key key, int depth) const;
+  // The defender's reply that last refuted the attack at each remaining depth: tried first at the next defence of
+  // that depth, as one reply (a king step, a capture, an interposition) often refutes many checks alike.
+  Move refutation_[MAX_PLY + 1] = {};
+  void store_no_mate(Key key, int depth);
 };
 
 // A mate proven of `plies` plies (df-pn's line, or a mate the main search found) is not always the shortest: every
