@@ -1,8 +1,9 @@
 // shogi-arena-engine: a USI engine.
 //   shogi-arena-engine                       the USI protocol on standard input/output
 //   shogi-arena-engine --version             the version and the commit it was built from
-//   shogi-arena-engine bench [depth]         fixed-depth search of fixed positions with the built-in weights;
-//                                            prints the node signature
+//   shogi-arena-engine bench [depth] [threads] [hash_mb]
+//                                            fixed-depth search of fixed positions with the built-in weights;
+//                                            prints the node signature (one thread) or the time to depth
 //   shogi-arena-engine perft <depth> [sfen]  move-generation node counts, divided by root move
 //   shogi-arena-engine gensfen|shuffle|records ...   training data for the learned evaluation (learn/commands.h)
 //   shogi-arena-engine-tune tune-params      the tunable search constants in fishtest's params format (a tune
@@ -38,7 +39,9 @@ int main(int argc, char* argv[]) {
     }
     if (cmd == "bench") {
       const int depth = argc > 2 ? std::stoi(argv[2]) : shogi::usi::BENCH_DEPTH;
-      shogi::usi::run_bench(std::cout, shogi::kp::builtin_weights(), depth);
+      const size_t threads = argc > 3 ? size_t(std::stoul(argv[3])) : 1;
+      const size_t hash_mb = argc > 4 ? size_t(std::stoul(argv[4])) : 16;
+      shogi::usi::run_bench(std::cout, shogi::kp::builtin_weights(), depth, threads, hash_mb);
       return 0;
     }
     if (cmd == "tune-params" && !shogi::tune::TUNE_BUILD) {

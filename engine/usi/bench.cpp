@@ -1,5 +1,6 @@
 #include "usi/bench.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 #include <ostream>
@@ -29,11 +30,12 @@ const std::vector<std::string_view>& bench_positions() {
   return positions;
 }
 
-BenchResult run_bench(std::ostream& out, std::shared_ptr<const kp::Weights> weights, int depth) {
+BenchResult run_bench(std::ostream& out, std::shared_ptr<const kp::Weights> weights, int depth, size_t threads,
+                      size_t hash_mb) {
   Engine engine;
   engine.set_eval_weights(std::move(weights));
-  engine.set_threads(1);
-  engine.set_hash_size(16);
+  engine.set_threads(std::max<size_t>(1, threads));
+  engine.set_hash_size(std::max<size_t>(1, hash_mb));
   std::mutex m;
   std::condition_variable cv;
   bool done = false;
@@ -57,6 +59,7 @@ BenchResult run_bench(std::ostream& out, std::shared_ptr<const kp::Weights> weig
     SearchLimits limits;
     limits.depth = depth;
     done = false;
+    const TimePoint position_start = Clock::now();
     engine.go(limits);
     {
       std::unique_lock lock(m);
@@ -65,7 +68,7 @@ BenchResult run_bench(std::ostream& out, std::shared_ptr<const kp::Weights> weig
     engine.wait_for_search_finished();
     const uint64_t n = engine.nodes_searched();
     total += n;
-    out << "position " << ++index << ": " << n << " nodes\n";
+    out << "position " << ++index << ": " << n << " nodes, " << elapsed_ms(position_start) << " ms\n";
   }
   const Milliseconds ms = std::max<Milliseconds>(1, elapsed_ms(start));
   BenchResult r{total, total * 1000 / uint64_t(ms)};

@@ -256,10 +256,12 @@ bool UsiLoop::execute(std::string_view line) {
     }
   } else if (cmd == "bench") {
     engine_.wait_for_search_finished();
-    int depth = tokens.size() > 1 ? int(parse_int(tokens[1]).value_or(BENCH_DEPTH)) : BENCH_DEPTH;
+    const int depth = tokens.size() > 1 ? int(parse_int(tokens[1]).value_or(BENCH_DEPTH)) : BENCH_DEPTH;
+    const size_t threads = tokens.size() > 2 ? size_t(std::max<int64_t>(1, parse_int(tokens[2]).value_or(1))) : 1;
+    const size_t hash_mb = tokens.size() > 3 ? size_t(std::max<int64_t>(1, parse_int(tokens[3]).value_or(16))) : 16;
     // With this session's weights: `setoption name EvalFile value none` then `bench` measures the hand-written
     // evaluation.
-    run_bench(out_, engine_.eval_weights(), depth);
+    run_bench(out_, engine_.eval_weights(), depth, threads, hash_mb);
   } else {
     info_string("unknown command: " + std::string(line));
   }
