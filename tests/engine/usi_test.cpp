@@ -320,6 +320,29 @@ TEST_CASE("bench: the same node count on every run, with the weights it is given
   CHECK(s.count("Nodes searched: " + std::to_string(hand_written.nodes) + "\n") == 1);
 }
 
+TEST_CASE(
+    "bench with threads and a hash size: one thread and 16 MB is the signature, two threads a time per position") {
+  std::ostringstream one, explicit_one, two;
+  const auto signature = usi::run_bench(one, kp::builtin_weights(), 5);
+  CHECK(usi::run_bench(explicit_one, kp::builtin_weights(), 5, 1, 16).nodes == signature.nodes);
+  const auto smp = usi::run_bench(two, kp::builtin_weights(), 5, 2, 8);
+  CHECK(smp.nodes > 0);
+  for (int i = 1; i <= int(usi::bench_positions().size()); ++i) {
+    const std::string head = "position " + std::to_string(i) + ": ";
+    const size_t at = two.str().find(head);
+    REQUIRE(at != std::string::npos);
+    const std::string line = two.str().substr(at, two.str().find('\n', at) - at);
+    CHECK(line.find(" nodes, ") != std::string::npos);
+    CHECK(line.ends_with(" ms"));
+  }
+
+  Session s;
+  s.send("bench 5 1 16");
+  CHECK(s.count("Nodes searched: " + std::to_string(signature.nodes) + "\n") == 1);
+  s.send("bench 5 2 8");
+  CHECK(s.count("Nodes searched: ") == 2);
+}
+
 TEST_CASE("usi: ponder waits for ponderhit, then the clock runs from ponderhit; stop ends infinite") {
   Session s;
   s.send("isready");
