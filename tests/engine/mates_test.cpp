@@ -52,6 +52,7 @@ bool shared_available() {
 
 struct Result {
   Value last_score = VALUE_NONE;
+  std::vector<Value> mate_scores;  // every info line's mate score for the side to move, bounds included
   Move best = MOVE_NONE;
   std::optional<CheckmateStatus> mate_status;
   std::vector<Move> mate_pv;
@@ -66,6 +67,7 @@ Result run(Engine& engine, const std::string& sfen, SearchLimits limits) {
   cb.on_info = [&](const InfoFull& info) {
     std::lock_guard lock(m);
     if (info.multipv == 1 && !info.lowerbound && !info.upperbound) r.last_score = info.score;
+    if (info.score >= VALUE_MATE_IN_MAX_PLY) r.mate_scores.push_back(info.score);
   };
   auto finish = [&] {
     std::lock_guard lock(m);
@@ -96,6 +98,14 @@ SearchLimits byoyomi_only(int64_t ms) {
   SearchLimits limits;
   limits.time[BLACK] = limits.time[WHITE] = 0;
   limits.byoyomi[BLACK] = limits.byoyomi[WHITE] = ms;
+  return limits;
+}
+
+// `go mate <ms>`.
+SearchLimits go_mate(int64_t ms) {
+  SearchLimits limits;
+  limits.mate_search = true;
+  limits.mate_time = ms;
   return limits;
 }
 
@@ -152,9 +162,7 @@ TEST_CASE("go mate solves the mates of up to 7 plies with a line that really mat
   engine.ready();
   for (const Row& row : read_rows("mates.tsv")) {
     if (row.plies > 7) continue;
-    SearchLimits limits;
-    limits.mate_search = true;
-    limits.mate_time = 20000;
+    const SearchLimits limits = go_mate(20000);
     const Result r = run(engine, row.sfen, limits);
     INFO(row.sfen);
     REQUIRE(r.mate_status == CheckmateStatus::Mate);
@@ -188,9 +196,7 @@ TEST_CASE("no_mate.tsv: no mate within the stated bound is reported") {
     const bool short_mate = r.last_score != VALUE_NONE && r.last_score >= mate_in(row.plies);
     CHECK_FALSE(short_mate);
 
-    SearchLimits mate_limits;
-    mate_limits.mate_search = true;
-    mate_limits.mate_time = 3000;
+    const SearchLimits mate_limits = go_mate(3000);
     const Result m = run(engine, row.sfen, mate_limits);
     if (m.mate_status == CheckmateStatus::Mate) CHECK(int(m.mate_pv.size()) > row.plies);
   }
@@ -207,9 +213,7 @@ TEST_CASE("a mate that needs a non-promotion: the shortest one is found by the s
   CHECK(r.last_score == mate_in(5));
   CHECK(to_usi(r.best) == "2d2b");
 
-  SearchLimits mate_limits;
-  mate_limits.mate_search = true;
-  mate_limits.mate_time = 20000;
+  const SearchLimits mate_limits = go_mate(20000);
   const Result m = run(engine, sfen, mate_limits);
   REQUIRE(m.mate_status == CheckmateStatus::Mate);
   CHECK(m.mate_pv.size() == 5);
@@ -264,9 +268,7 @@ TEST_CASE("go mate: a 21-ply tsume proven by df-pn, and nomate where no check ma
   engine.ready();
   // Every shorter length of a 21-ply mate is more than 20 s of search: the first proof is the answer here.
   engine.options().shortest_mate = false;
-  SearchLimits limits;
-  limits.mate_search = true;
-  limits.mate_time = 20000;
+  const SearchLimits limits = go_mate(20000);
   // Shogi Zuko #2 (1755).
   const std::string sfen = "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1";
   const Result r = run(engine, sfen, limits);
@@ -292,36 +294,11 @@ TEST_CASE("a timed search claims the shortest mate proven, never df-pn's longer 
     INFO(sfen);
     Engine engine;
     engine.ready();
-    std::vector<Value> mates;
-    Result r;
-    {
-      std::mutex m;
-      std::condition_variable cv;
-      bool done = false;
-      SearchCallbacks cb;
-      cb.on_info = [&](const InfoFull& info) {
-        std::lock_guard lock(m);
-        if (info.score >= VALUE_MATE_IN_MAX_PLY) mates.push_back(info.score);
-        if (!info.lowerbound && !info.upperbound) r.last_score = info.score;
-      };
-      cb.on_bestmove = [&](Move best, Move) {
-        std::lock_guard lock(m);
-        r.best = best;
-        done = true;
-        cv.notify_all();
-      };
-      engine.set_callbacks(cb);
-      REQUIRE(engine.set_position("sfen " + sfen).has_value());
-      engine.go(byoyomi_only(1000));
-      std::unique_lock lock(m);
-      cv.wait(lock, [&] { return done; });
-      lock.unlock();
-      engine.wait_for_search_finished();
-    }
+    const Result r = run(engine, sfen, byoyomi_only(1000));
     CHECK(r.last_score == mate_in(9));
     CHECK(mates_in(sfen, r.best, 9));
-    REQUIRE_FALSE(mates.empty());
-    for (Value v : mates) CHECK(v == mate_in(9));
+    REQUIRE_FALSE(r.mate_scores.empty());
+    for (Value v : r.mate_scores) CHECK(v == mate_in(9));
   }
 }
 
@@ -330,9 +307,7 @@ TEST_CASE("go mate answers the shortest mate by checks, or the first proof with 
   const std::string sfen = "4+Rb2l/3g1p1s1/3ppk3/p1+B2gpSp/4n2nP/2P+pP1PP1/P6KL/3P1+rg2/6N2 w GNL3P2slp 154";
   Engine engine;
   engine.ready();
-  SearchLimits limits;
-  limits.mate_search = true;
-  limits.mate_time = 20000;
+  const SearchLimits limits = go_mate(20000);
   const Result r = run(engine, sfen, limits);
   REQUIRE(r.mate_status == CheckmateStatus::Mate);
   CHECK(r.mate_pv.size() == 5);
