@@ -68,7 +68,10 @@ MateResult MateSolver::solve(Position& pos, int max_plies, const std::atomic<boo
   max_nodes_ = max_nodes;
   out_of_nodes_ = false;
   gave_up_ = false;
-  no_mate_within_.assign(NO_MATE_SLOTS, NoMate{});
+  if (no_mate_within_.empty() || ++stamp_ == 0) {
+    no_mate_within_.assign(NO_MATE_SLOTS, NoMate{});
+    stamp_ = 1;
+  }
   std::fill(std::begin(refutation_), std::end(refutation_), MOVE_NONE);
   MateResult result;
   for (int depth = 1; depth <= max_plies; depth += 2) {
@@ -94,13 +97,14 @@ MateResult MateSolver::solve(Position& pos, int max_plies, const std::atomic<boo
 
 bool MateSolver::known_no_mate(Key key, int depth) const {
   const NoMate& e = no_mate_within_[key & (NO_MATE_SLOTS - 1)];
-  return e.key == key && e.plies >= depth;
+  return e.stamp == stamp_ && e.key == key && e.plies >= depth;
 }
 
 void MateSolver::store_no_mate(Key key, int depth) {
   NoMate& e = no_mate_within_[key & (NO_MATE_SLOTS - 1)];
-  e.plies = e.key == key ? std::max(e.plies, depth) : depth;
+  e.plies = e.stamp == stamp_ && e.key == key ? std::max(e.plies, depth) : depth;
   e.key = key;
+  e.stamp = stamp_;
 }
 
 bool MateSolver::attack(Position& pos, int depth, std::vector<Move>& pv) {
@@ -135,10 +139,10 @@ bool MateSolver::attack(Position& pos, int depth, std::vector<Move>& pv) {
     for (int i = 0; i < n; ++i) {
       const Move m = checks[i].move;
       if (drop_blocks && !between_bb(to_sq(m), ksq).empty() && (is_drop(m) || !discoverers.test(from_sq(m)))) continue;
-      if (king_escapes_check(pos, checks[i].move)) continue;
+      if (king_escapes_check(pos, m)) continue;
       ++nodes_;
-      if (is_mate_after(pos, checks[i].move)) {
-        pv.assign(1, checks[i].move);
+      if (is_mate_after(pos, m)) {
+        pv.assign(1, m);
         return true;
       }
     }
@@ -221,12 +225,17 @@ bool MateSolver::defend(Position& pos, int depth, std::vector<Move>& pv) {
 }
 
 ShorterMate shorter_mate(Position& pos, int plies, const std::atomic<bool>& stop, uint64_t max_nodes) {
+  MateSolver solver;
+  return shorter_mate(solver, pos, plies, stop, max_nodes);
+}
+
+ShorterMate shorter_mate(MateSolver& solver, Position& pos, int plies, const std::atomic<bool>& stop,
+                         uint64_t max_nodes) {
   ShorterMate r;
   if (plies <= 1) {
     r.shortest = true;
     return r;
   }
-  MateSolver solver;
   const MateResult found = solver.solve(pos, plies - 2, stop, max_nodes);
   r.nodes = solver.nodes();
   if (found.status == MateResult::Status::Mate) {

@@ -51,12 +51,16 @@ class MateSolver {
   bool depth_limited_ = false;
   // Attacker positions known to have no mate within the stored number of plies, last ones one move from the leaves
   // included: a table indexed by the key's low bits, each slot overwritten by the latest position stored there.
+  // A slot holds only for the solve() that wrote it (its stamp), so a new solve() forgets the table without
+  // clearing its 4 MB: a solver kept for many solves costs nothing to reuse.
   struct NoMate {
     Key key = 0;
-    int plies = 0;
+    uint32_t stamp = 0;
+    int32_t plies = 0;
   };
   static constexpr size_t NO_MATE_SLOTS = size_t(1) << 18;
   std::vector<NoMate> no_mate_within_;
+  uint32_t stamp_ = 0;
   bool known_no_mate(Key key, int depth) const;
   // The defender's reply that last refuted the attack at each remaining depth: tried first at the next defence of
   // that depth, as one reply (a king step, a capture, an interposition) often refutes many checks alike.
@@ -72,5 +76,8 @@ struct ShorterMate {
   uint64_t nodes = 0;
 };
 ShorterMate shorter_mate(Position& pos, int plies, const std::atomic<bool>& stop, uint64_t max_nodes);
+// The same with a solver the caller keeps (a search shortens a few mates a move: its table is not made afresh).
+ShorterMate shorter_mate(MateSolver& solver, Position& pos, int plies, const std::atomic<bool>& stop,
+                         uint64_t max_nodes);
 
 }  // namespace shogi

@@ -208,22 +208,10 @@ void Worker::main_search() {
     score = proven;
     bestmove = root_mate_line_[0];
     pondermove = root_mate_line_.size() > 1 ? root_mate_line_[1] : MOVE_NONE;
-    if (sh.callbacks.on_info) {
-      InfoFull info = info_base(elapsed_ms(search_start_));
-      info.depth = std::max(1, best->completed_depth_);
-      info.sel_depth = int(root_mate_line_.size());
-      info.score = score;
-      info.pv = root_mate_line_;
-      sh.callbacks.on_info(info);
-    }
-  } else if (score >= VALUE_MATE_IN_MAX_PLY && rm.lowerbound && sh.callbacks.on_info) {
+    report_final(best->completed_depth_, int(root_mate_line_.size()), score, root_mate_line_);
+  } else if (score >= VALUE_MATE_IN_MAX_PLY && rm.lowerbound) {
     // A mate the last, unfinished iteration found as a bound: the last exact line sent may not say it.
-    InfoFull info = info_base(elapsed_ms(search_start_));
-    info.depth = std::max(1, best->completed_depth_);
-    info.sel_depth = rm.sel_depth;
-    info.score = score;
-    info.pv = rm.pv;
-    sh.callbacks.on_info(info);
+    report_final(best->completed_depth_, rm.sel_depth, score, rm.pv);
   }
   if (score != -VALUE_INFINITE && score <= -sh.options.resign_value) {
     bestmove = MOVE_RESIGN;
@@ -257,7 +245,7 @@ void Worker::run_mate_search() {
   uint64_t nodes = go_mate_->nodes();
   if (r.status == MateResult::Status::Mate) {
     const uint64_t budget = sh.options.shortest_mate ? 0 : nodes / 2 + 100000;
-    const ShorterMate s = shorter_mate(root_pos_, int(r.pv.size()), sh.stop, budget);
+    const ShorterMate s = shorter_mate(shortener(), root_pos_, int(r.pv.size()), sh.stop, budget);
     nodes += s.nodes;
     if (!s.pv.empty()) r.pv = s.pv;
   }
@@ -288,7 +276,7 @@ void Worker::shorten_root_mate(int plies, const std::vector<Move>& line) {
   if (shorter_mate_budget_ == 0 || plies <= 0 || root_mate_shortest_) return;
   if (root_mate_claim_ && plies >= root_mate_claim_) return;
   root_mate_claim_ = plies;
-  const ShorterMate shorter = shorter_mate(root_pos_, plies, shared_.stop, shorter_mate_budget_);
+  const ShorterMate shorter = shorter_mate(shortener(), root_pos_, plies, shared_.stop, shorter_mate_budget_);
   if (!shorter.pv.empty()) {
     root_mate_line_ = shorter.pv;
     root_mate_shortest_ = true;
@@ -296,6 +284,11 @@ void Worker::shorten_root_mate(int plies, const std::vector<Move>& line) {
     root_mate_line_ = line;
     root_mate_shortest_ = shorter.shortest;
   }
+}
+
+MateSolver& Worker::shortener() {
+  if (!shortener_) shortener_ = std::make_unique<MateSolver>();
+  return *shortener_;
 }
 
 Value Worker::root_mate_value() const {
@@ -334,6 +327,16 @@ InfoFull Worker::info_base(Milliseconds elapsed) const {
   info.nps = info.nodes * 1000 / uint64_t(std::max<Milliseconds>(1, elapsed));
   info.hashfull = shared_.tt.hashfull();
   return info;
+}
+
+void Worker::report_final(int depth, int sel_depth, Value score, const std::vector<Move>& pv) const {
+  if (!shared_.callbacks.on_info) return;
+  InfoFull info = info_base(elapsed_ms(search_start_));
+  info.depth = std::max(1, depth);
+  info.sel_depth = sel_depth;
+  info.score = score;
+  info.pv = pv;
+  shared_.callbacks.on_info(info);
 }
 
 void Worker::report(int depth, Milliseconds elapsed) const {

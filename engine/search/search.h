@@ -155,6 +155,8 @@ class Worker {
   // An info line's nodes, time, nps and hashfull as of now: what every line the search sends shares.
   InfoFull info_base(Milliseconds elapsed) const;
   void report(int depth, Milliseconds elapsed) const;
+  // The search's last word when the last exact line sent may not say it: its score and line at depth.
+  void report_final(int depth, int sel_depth, Value score, const std::vector<Move>& pv) const;
   Move ponder_move(const RootMove& rm);
   bool proven_mate(const RootMove& rm) const;
   void run_mate_search();
@@ -185,6 +187,9 @@ class Worker {
   CounterMoves counter_moves_;
   // The main thread's df-pn solvers, each made at its first use: for the root of timed searches, for `go mate`.
   std::unique_ptr<DfpnSolver> root_mate_, go_mate_;
+  // The check-only solver that shortens proven mates (shorten_root_mate, go mate), also made at its first use.
+  std::unique_ptr<MateSolver> shortener_;
+  MateSolver& shortener();
   // The shortest mate from the root the main thread has proven by checks in this search (empty: none). A mate score
   // is a claim: no info line and no bestmove claims a longer mate than this one.
   std::vector<Move> root_mate_line_;

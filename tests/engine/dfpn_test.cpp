@@ -7,6 +7,8 @@
 #include <deque>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "rules/movegen.h"
 #include "rules/notation.h"
@@ -240,5 +242,32 @@ TEST_CASE("the check-only solver's last ply: a distant check mates unless the de
       REQUIRE(r.pv.size() == 1);
       CHECK(really_mates(c.sfen, r.pv));
     }
+  }
+}
+
+TEST_CASE("a check-only solver kept for many solves answers each as a fresh one does") {
+  // A search keeps one solver to shorten its mates: each solve() forgets what the last one stored (a no-mate entry
+  // holds for its root's history only: a repetition ends a line), without clearing the table.
+  Position::init();
+  std::atomic<bool> stop{false};
+  const std::vector<std::pair<std::string, int>> rows = {
+      {"4+Rb2l/3g1p1s1/3ppk3/p1+B2gpSp/4n2nP/2P+pP1PP1/P6KL/3P1+rg2/6N2 w GNL3P2slp 154", 3},
+      {"4+Rb2l/3g1p1s1/3ppk3/p1+B2gpSp/4n2nP/2P+pP1PP1/P6KL/3P1+rg2/6N2 w GNL3P2slp 154", 7},
+      {"7lk/7p1/9/9/9/9/9/9/9 b Lg 1", 5},
+      {"7lk/7p1/9/9/9/9/9/9/9 b L 1", 3},
+      {"4+Rb2l/3g1p1s1/3ppk3/p1+B2gpSp/4n2nP/2P+pP1PP1/P6KL/3P1+rg2/6N2 w GNL3P2slp 154", 5},
+  };
+  MateSolver kept;
+  for (const auto& [sfen, plies] : rows) {
+    INFO(sfen, " within ", plies);
+    Position pos;
+    StateInfo st;
+    REQUIRE(pos.set(sfen, &st).has_value());
+    MateSolver fresh;
+    const MateResult a = kept.solve(pos, plies, stop), b = fresh.solve(pos, plies, stop);
+    CHECK(a.status == b.status);
+    CHECK(a.pv == b.pv);
+    CHECK(kept.nodes() == fresh.nodes());
+    CHECK(kept.gave_up() == fresh.gave_up());
   }
 }
