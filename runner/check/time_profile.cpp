@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "check/figures.h"
+
 namespace arena::check {
 
 namespace {
@@ -33,14 +35,6 @@ game::TimeControl clock(double scale, std::int64_t base_ms, std::int64_t increme
   tc.increment_ms = std::llround(double(increment_ms) * scale);
   tc.byoyomi_ms = std::llround(double(byoyomi_ms) * scale);
   return tc;
-}
-
-std::string ms_text(std::int64_t v) { return std::to_string(v) + " ms"; }
-
-std::int64_t median(std::vector<std::int64_t> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 }  // namespace
@@ -120,13 +114,13 @@ void judge_profile(TimeProfile& p, std::string_view delay_option) {
   else if (in_main)
     figure += share + std::string(" of its main time a move");
   if (!byoyomi_moves.empty())
-    figure += std::string(in_main ? ", then " : "") + ms_text(p.byoyomi_used_ms) + " of " + ms_text(tc.byoyomi_ms) +
+    figure += std::string(in_main ? ", then " : "") + ms(p.byoyomi_used_ms) + " of " + ms(tc.byoyomi_ms) +
               " byoyomi (median of " + std::to_string(byoyomi_moves.size()) + ")";
   if (p.flag_move) {
     const ProfileMove& m = p.moves[size_t(*p.flag_move - 1)];
     p.verdict = ProfileVerdict::Risky;
-    p.figure = figure + "; flags at move " + std::to_string(*p.flag_move) + ": used " + ms_text(m.used_ms) + " of " +
-               ms_text(m.allowed_ms);
+    p.figure = figure + "; flags at move " + std::to_string(*p.flag_move) + ": used " + ms(m.used_ms) + " of " +
+               ms(m.allowed_ms);
     p.detail = "it loses on time at " + tc.to_string() + " by its move " + std::to_string(*p.flag_move) +
                (tc.byoyomi_ms > 0
                     ? ": it thinks past its byoyomi; give it a margin_ms of its own or do not play it at this clock"
@@ -139,8 +133,8 @@ void judge_profile(TimeProfile& p, std::string_view delay_option) {
     p.detail = "it did not answer a move of the game";
     return;
   }
-  p.figure = figure + "; " + ms_text(p.left_ms) + " left at the end, least spare " + ms_text(p.least_spare_ms) +
-             " (move " + std::to_string(p.least_spare_move) + ")";
+  p.figure = figure + "; " + ms(p.left_ms) + " left at the end, least spare " + ms(p.least_spare_ms) + " (move " +
+             std::to_string(p.least_spare_move) + ")";
   // A quarter of the byoyomi, move after move, once in it; or, never reaching it, a quarter of what the clock gave
   // over the game: the engine throws most of its time away.
   std::int64_t used = 0;
@@ -149,8 +143,8 @@ void judge_profile(TimeProfile& p, std::string_view delay_option) {
   const bool short_byoyomi = byoyomi_moves.size() >= 3 && 4 * p.byoyomi_used_ms < tc.byoyomi_ms;
   if (tc.byoyomi_ms > 0 && p.moves.size() >= 6 && (short_byoyomi || 4 * used < given)) {
     p.verdict = ProfileVerdict::UnderUses;
-    p.detail = short_byoyomi ? "it uses " + ms_text(p.byoyomi_used_ms) + " of a " + ms_text(tc.byoyomi_ms) + " byoyomi"
-                             : "it uses " + ms_text(used) + " of the " + ms_text(given) + " its clock gave over " +
+    p.detail = short_byoyomi ? "it uses " + ms(p.byoyomi_used_ms) + " of a " + ms(tc.byoyomi_ms) + " byoyomi"
+                             : "it uses " + ms(used) + " of the " + ms(given) + " its clock gave over " +
                                    std::to_string(p.moves.size()) + " moves";
     p.detail += delay_option.empty() ? ": it plays weaker than the clock allows (a network delay set too high?)"
                                      : ": lower its option " + std::string(delay_option) +
@@ -162,7 +156,7 @@ void judge_profile(TimeProfile& p, std::string_view delay_option) {
   const std::int64_t earned = std::int64_t(p.moves.size()) * tc.increment_ms;
   if (tc.increment_ms > 0 && tc.byoyomi_ms == 0 && p.moves.size() >= 6 && 2 * (p.left_ms - tc.base_ms) > earned) {
     p.verdict = ProfileVerdict::UnderUses;
-    p.detail = "it banks its increments: " + ms_text(p.left_ms - tc.base_ms) + " of the " + ms_text(earned) +
+    p.detail = "it banks its increments: " + ms(p.left_ms - tc.base_ms) + " of the " + ms(earned) +
                " they gave are left unused; it plays weaker than the clock allows (does it plan without them?)";
     return;
   }
