@@ -106,13 +106,16 @@ grep -l "^'rating:p[1-5]+[0-9a-f]*:p[1-5]+[0-9a-f]*$" $(find "$OUT" -name '*.csa
 pass "players.yaml and ratings.json are rebuilt as rounds end ($records records)"
 
 # --- 3. kill -9 during a game, restart on the same port ------------------------------------------------------------
-# A game in progress: a record without its summary that already has two moves.
+# A game in progress: a record without its summary that already has two moves. The server is frozen (SIGSTOP)
+# while the records are read, so that no game ends between the look and the kill (games of 40 ms moves end often).
 cut=""
 for ((i = 0; i < 300; i++)); do
+  kill -STOP "$SERVER_PID"
   for f in $(find "$OUT" -name "*+$GROUP+*.csa"); do
     if ! grep -q "^'summary:" "$f" && [ "$(grep -c '^[+-][0-9]' "$f")" -ge 2 ]; then cut=$f; break; fi
   done
   [ -n "$cut" ] && break
+  kill -CONT "$SERVER_PID"
   sleep 0.1
 done
 [ -n "$cut" ] || fail "no game in progress to cut"
