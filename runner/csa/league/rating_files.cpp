@@ -14,7 +14,7 @@ namespace arena::csa::league {
 
 LeagueRatings refresh_ratings(const RatingFiles& files, LeagueRatingOptions options, std::vector<std::string>& log) {
   options.base_date = std::chrono::system_clock::now();
-  ResultsList list = read_results_list(files.results_list);
+  ResultsList list = read_results_list(files.results_list, files.complete_lines_only);
   for (std::string& w : list.warnings) log.push_back(std::move(w));
   LeagueRatings ratings = rate_league(list.games, options);
   for (const std::string& note : ratings.notes) log.push_back("ratings: " + note);

@@ -15,6 +15,8 @@ struct RatingFiles {
   std::filesystem::path results_list;  // 00LIST
   std::filesystem::path players_yaml;  // written
   std::filesystem::path ratings_json;  // written
+  // A last line without its newline is one being appended while the list is read: it waits for the next refresh.
+  bool complete_lines_only = false;
 };
 
 // Reads the list, rates with `options` (its base date: now), writes both files. Each thing worth telling (lines

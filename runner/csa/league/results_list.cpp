@@ -99,12 +99,14 @@ ResultsList parse_results_list(std::string_view text, const std::string& file) {
   return list;
 }
 
-ResultsList read_results_list(const std::filesystem::path& file) {
+ResultsList read_results_list(const std::filesystem::path& file, bool complete_lines_only) {
   std::ifstream in(file);
   if (!in) return {};
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_results_list(text.str(), file.string());
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string text = std::move(buffer).str();
+  if (complete_lines_only) text.resize(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
+  return parse_results_list(text, file.string());
 }
 
 std::optional<int> record_move_count(const std::filesystem::path& record) {

@@ -37,8 +37,9 @@ struct ResultsList {
 ResultsList parse_results_list(std::string_view text, const std::string& file);
 // A line's fields between `separator`s (an empty line is one empty field).
 std::vector<std::string_view> split_fields(std::string_view line, char separator);
-// A missing file is an empty list (no game has finished yet).
-ResultsList read_results_list(const std::filesystem::path& file);
+// A missing file is an empty list (no game has finished yet). With `complete_lines_only`, a last line without its
+// newline is left out: it is being appended by another thread or process.
+ResultsList read_results_list(const std::filesystem::path& file, bool complete_lines_only = false);
 
 // The moves in a CSA record (lines "+7776FU" / "-3334FU"), as mk_rate counts an abnormal game's length;
 // nullopt when it cannot be read.

@@ -459,15 +459,18 @@ void Lobby::finish_game(uint64_t key) {
       std::optional<bool> black_won;
       if (g.outcome().winner) black_won = *g.outcome().winner == BLACK;
       group->record_game(g.setup().list_names[BLACK], g.setup().list_names[WHITE], black_won);
-      // The round's last game: the ratings as they stand now (the page and players.yaml need not wait).
+      // The round's last game: another server's players.yaml is read again for the page and %%RATING.
       const bool round_over = std::none_of(games_.begin(), games_.end(), [&](const auto& e) {
         return e.second->game->setup().game_name == group->name();
       });
-      if (round_over) {
+      if (round_over && !config_.players_file.empty()) {
         refresh_rates();
         publish_league();
       }
     }
+    // Every listed game counts in the server's own ratings (mk_rate rates the whole list): rated again beside the
+    // games, so that the next round, the page and players.yaml have it, even while long games of a round go on.
+    if (!groups_.empty()) start_rating_job();
   }
   for (PlayerId id : entry->players) {
     Player* q = find(id);
@@ -520,6 +523,8 @@ void Lobby::on_disconnect(PlayerId id, SteadyTime now) {
 }
 
 void Lobby::on_timer(SteadyTime now) {
+  take_rating_job(false);
+  if (rating_job_.valid() && now >= rating_poll_at_) rating_poll_at_ = now + RATING_POLL;
   std::vector<uint64_t> keys;
   for (auto& [key, entry] : games_) keys.push_back(key);
   for (uint64_t key : keys) {
@@ -562,6 +567,7 @@ std::optional<SteadyTime> Lobby::next_deadline() const {
   }
   for (auto& [id, p] : players_)
     if (p->status == Status::LoggingIn) consider(p->login_deadline);
+  if (rating_job_.valid()) consider(rating_poll_at_);
   if (!groups_.empty() && !stopping_) {
     // Rounds are set in wall-clock time (a schedule says "Thu 22:00"); the timer runs on the steady clock.
     const auto wall = std::chrono::system_clock::now();
@@ -591,6 +597,8 @@ void Lobby::shutdown(SteadyTime now) {
     if (p->status != Status::Finished) p->conn->close();
     retire(*p);
   }
+  // The ratings with the games just stopped, before the server goes: players.yaml is read by others between runs.
+  while (rating_job_.valid()) take_rating_job(true);
   (void)now;
 }
 

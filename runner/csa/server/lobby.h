@@ -6,10 +6,13 @@
 // Floodgate groups (config.floodgate_groups) are paired by round at their scheduled times, in on_timer; the
 // timer's deadline includes the next round.
 //
-// Single-threaded: every call must come from the same thread (the server's I/O thread).
+// Single-threaded: every call must come from the same thread (the server's I/O thread). The one exception is inside:
+// the server's own ratings are recomputed from the results list on a worker thread (seconds for a list of 100 k
+// games), so that no game's clock waits for them.
 
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <optional>
@@ -85,7 +88,12 @@ class Lobby {
   void run_round(league::FloodgateGroup& group, SteadyTime now);
   // The Floodgate groups (lobby_league.cpp).
   void open_groups();
-  void refresh_rates();
+  void refresh_rates();             // now, on this thread: at start, and with a players.yaml of another server
+  // The server's own ratings on the worker thread (or again after the running one); `beside_games`: the I/O thread
+  // goes on meanwhile and may be appending a game to the list.
+  void start_rating_job(bool beside_games = true);
+  void take_rating_job(bool wait);  // adopts the job's ratings when it is done (or after waiting for it)
+  void adopt_ratings(league::LeagueRatings ratings, const std::vector<std::string>& notes);
   void publish_league();
   void restore_groups();
   std::filesystem::path rounds_log(const league::FloodgateGroup& group) const;
@@ -119,6 +127,17 @@ class Lobby {
   league::LeagueRatings ratings_;        // the server's own ratings (none with a --players file)
   std::vector<league::PlayersEntry> rating_rows_;                                             // what %%RATING lists
   std::map<std::string, std::pair<league::WallTime, std::vector<std::string>>> last_rounds_;  // by group
+  struct RatingJobResult {
+    league::LeagueRatings ratings;
+    std::vector<std::string> notes;
+    bool failed = false;
+  };
+  std::future<RatingJobResult> rating_job_;  // valid while a refresh runs on the worker thread
+  bool rating_job_again_ = false;            // a game ended while it ran: the list it read may miss it
+  // When on_timer looks for the job's result next (a job takes from milliseconds to about a second): a fixed time,
+  // so that a stream of lines, each re-arming the timer, cannot put it off.
+  SteadyTime rating_poll_at_{};
+  static constexpr std::chrono::milliseconds RATING_POLL{50};
   std::mt19937_64 league_rng_;
 };
 

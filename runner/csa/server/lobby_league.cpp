@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <system_error>
 
 #include "csa/league/players_yaml.h"
 #include "csa/league/rating_files.h"
@@ -123,13 +124,61 @@ void Lobby::refresh_rates() {
     return;
   }
   if (config_.output_dir.empty()) return;
+  start_rating_job(/*beside_games=*/false);
+  take_rating_job(true);
+}
+
+// The ratings from the results list take seconds for a long list (the whole list is read and fitted again, as
+// mk_rate does): on a worker thread, so that the games' clocks and the other players' lines never wait for them.
+void Lobby::start_rating_job(bool beside_games) {
+  if (!config_.players_file.empty() || config_.output_dir.empty()) return;
+  if (rating_job_.valid()) {
+    rating_job_again_ = true;
+    return;
+  }
   league::RatingFiles files;
   files.results_list = config_.results_file.empty() ? config_.output_dir / "00LIST" : config_.results_file;
   files.players_yaml = config_.output_dir / "players.yaml";
   files.ratings_json = config_.output_dir / "ratings.json";
-  std::vector<std::string> notes;
-  ratings_ = league::refresh_ratings(files, config_.rating, notes);
+  files.complete_lines_only = beside_games;  // a last line without its newline is the next game's, half written
+  auto job = [files, options = config_.rating] {
+    RatingJobResult result;
+    try {
+      result.ratings = league::refresh_ratings(files, options, result.notes);
+    } catch (const std::exception& e) {  // out of memory, a file system error: the ratings before are kept
+      result.failed = true;
+      result.notes.push_back(std::string("ratings not computed, the ones before are kept: ") + e.what());
+    }
+    return result;
+  };
+  rating_poll_at_ = std::chrono::steady_clock::now() + RATING_POLL;
+  try {
+    rating_job_ = std::async(std::launch::async, job);
+  } catch (const std::system_error&) {  // no thread to be had: rated here, as before
+    std::promise<RatingJobResult> done;
+    done.set_value(job());
+    rating_job_ = done.get_future();
+  }
+}
+
+void Lobby::take_rating_job(bool wait) {
+  if (!rating_job_.valid()) return;
+  if (!wait && rating_job_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+  RatingJobResult result = rating_job_.get();
+  if (result.failed)
+    for (const std::string& note : result.notes) log(note);
+  else
+    adopt_ratings(std::move(result.ratings), result.notes);
+  if (rating_job_again_) {
+    rating_job_again_ = false;
+    start_rating_job();
+  }
+  publish_league();
+}
+
+void Lobby::adopt_ratings(league::LeagueRatings ratings, const std::vector<std::string>& notes) {
   for (const std::string& note : notes) log(note);
+  ratings_ = std::move(ratings);
   rates_ = ratings_.rates();
   rating_rows_.clear();
   for (const league::LeaguePlayer& p : ratings_.players)
@@ -138,8 +187,13 @@ void Lobby::refresh_rates() {
 }
 
 // A round of a Floodgate group: everyone waiting for it is paired by its factory, with every decision logged.
+// The pairing reads the ratings with every game finished before it (waiting for a refresh still running; one
+// usually ended long before), or the other server's players.yaml as it is now.
 void Lobby::run_round(league::FloodgateGroup& group, SteadyTime now) {
-  refresh_rates();
+  if (config_.players_file.empty())
+    while (rating_job_.valid()) take_rating_job(true);  // the running job, then one for games that ended meanwhile
+  else
+    refresh_rates();
   const std::map<std::string, double>& rates = rates_;
   std::vector<league::Candidate> waiting;
   std::map<std::string, Player*> by_id;

@@ -4,7 +4,10 @@
 // (a turn, a challenge, no trip) hold.
 #include <doctest/doctest.h>
 
+#include <cstdio>
+#include <map>
 #include <set>
+#include <thread>
 
 #include "csa/server/md5.h"
 #include "server_fixture.h"
@@ -53,6 +56,13 @@ void agree_and_resign(TestClient& a, TestClient& b, const Lines& summary_a) {
   black.send_line("%TORYO");
   CHECK(black.read_until("#LOSE").back() == "#LOSE");
   CHECK(white.read_until("#WIN").back() == "#WIN");
+}
+
+// ratings.json's count of the games rated, or -1 when it is not written yet.
+int counted_games(const std::filesystem::path& output_dir) {
+  const std::string json = read_file(output_dir / "ratings.json");
+  const size_t at = json.find("\"counted_games\":");
+  return at == std::string::npos ? -1 : std::stoi(json.substr(at + 16));
 }
 
 }  // namespace
@@ -190,6 +200,75 @@ TEST_CASE("players.yaml's rates pair the closest ratings") {
   // Ratings from a file are not overwritten by the server's own.
   CHECK_FALSE(std::filesystem::exists(s.config().output_dir / "players.yaml"));
   std::filesystem::remove_all(dir);
+}
+
+// A long results list takes a while to rate (about 1 s for 100 k games): the server's own ratings are computed
+// beside the games, so that no one's clock or line waits for them. The watcher's %%WHO is answered while the
+// round's new game is still missing from ratings.json (before, the refresh ran first, on the I/O thread).
+TEST_CASE("a long results list is rated beside the games: lines are answered while the ratings are computed") {
+  constexpr int LISTED = 60000;
+  TestServer s([](CsaServerConfig& c) {
+    floodgate_group(c);
+    std::filesystem::create_directories(c.output_dir);
+    std::ofstream list(c.output_dir / "00LIST");
+    const auto today = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+    for (int k = 0; k < LISTED; ++k) {
+      const std::chrono::year_month_day day{today - std::chrono::days(1 + k % 9)};  // recent: every game weighs
+      char date[16];
+      std::snprintf(date, sizeof date, "%04d/%02u/%02u", int(day.year()), unsigned(day.month()), unsigned(day.day()));
+      const std::string a = "p" + std::to_string(k % 40), b = "p" + std::to_string((k % 40 + 1 + k / 40 % 39) % 40);
+      const bool black_won = (k * 2654435761u) % 3 != 0;
+      list << date << " 12:00:00\ttoryo\t" << (black_won ? "win" : "lose") << "\t" << a << "+"
+           << arena::csa::md5_hex("t" + a) << "\t" << b << "+" << arena::csa::md5_hex("t" + b) << "\t"
+           << (black_won ? "lose" : "win") << "\t/old/wdoor+" << GROUP << "+" << a << "+" << b
+           << "+20261101120000.csa\t80\n";
+    }
+  });
+  const auto counted = [&] { return counted_games(s.config().output_dir); };
+  const int before = counted();  // rated at start, before anyone logged in
+  REQUIRE(before > 0);
+  auto alice = x1_waiting(s.port(), "alice");
+  auto bob = x1_waiting(s.port(), "bob");
+  Lines sa = alice->read_until("END Game_Summary", 4000ms);
+  REQUIRE(sa.back() == "END Game_Summary");
+  REQUIRE(bob->read_until("END Game_Summary", 1000ms).back() == "END Game_Summary");
+  auto watcher = login(s.port(), "watcher", "pw", true);
+  agree_and_resign(*alice, *bob, sa);  // the round's last game: the ratings are refreshed
+  watcher->send_line("%%WHO");
+  const Lines who = watcher->read_until("##[WHO] +OK");
+  REQUIRE(!who.empty());  // within the reader's 5 s
+  CHECK(who.back() == "##[WHO] +OK");
+  CHECK(counted() == before);  // answered while the new game was being rated
+  int after = before;
+  for (int i = 0; i < 300 && after == before; ++i) {
+    std::this_thread::sleep_for(100ms);
+    after = counted();
+  }
+  CHECK(after == before + 1);
+  CHECK(s.log().find("expected 7 or 8") == std::string::npos);  // no line read while it was being appended
+}
+
+// A round's games can last longer than the time to its next round: each game is rated when it ends, not when the
+// round's last one does (before, a long game held every rating, the next pairing's included).
+TEST_CASE("a game is rated when it ends, while the round's other game goes on") {
+  TestServer s([](CsaServerConfig& c) { floodgate_group(c); });
+  std::map<std::string, std::unique_ptr<TestClient>> clients;
+  for (const std::string name : {"amy", "bea", "cal", "dee"}) clients[name] = x1_waiting(s.port(), name);
+  std::map<std::string, Lines> summaries;
+  for (auto& [name, c] : clients) {
+    summaries[name] = c->read_until("END Game_Summary", 4000ms);
+    REQUIRE(summaries[name].back() == "END Game_Summary");
+  }
+  REQUIRE(counted_games(s.config().output_dir) == 0);  // rated at start: nothing listed yet
+  const std::string rival = opponent_in(summaries["amy"], "amy");
+  agree_and_resign(*clients["amy"], *clients[rival], summaries["amy"]);
+  int counted = 0;
+  for (int i = 0; i < 100 && counted == 0; ++i) {
+    std::this_thread::sleep_for(50ms);
+    counted = counted_games(s.config().output_dir);
+  }
+  CHECK(counted == 1);
+  CHECK(s.server().game_count() == 1);  // the other game is still waiting for its players' agreement
 }
 
 TEST_CASE("a Floodgate group refuses a turn, a challenge and a player without a trip; other names pair at once") {
