@@ -105,7 +105,10 @@ ResultsList read_results_list(const std::filesystem::path& file, bool complete_l
   std::stringstream buffer;
   buffer << in.rdbuf();
   std::string text = std::move(buffer).str();
-  if (complete_lines_only) text.resize(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
+  if (complete_lines_only) {
+    const size_t last_newline = text.rfind('\n');
+    text.resize(last_newline == std::string::npos ? 0 : last_newline + 1);
+  }
   return parse_results_list(text, file.string());
 }
 

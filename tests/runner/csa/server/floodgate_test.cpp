@@ -4,12 +4,12 @@
 // (a turn, a challenge, no trip) hold.
 #include <doctest/doctest.h>
 
-#include <cstdio>
 #include <map>
 #include <set>
 #include <thread>
 
 #include "csa/server/md5.h"
+#include "output/local_time.h"
 #include "server_fixture.h"
 
 using namespace csa_test;
@@ -211,17 +211,15 @@ TEST_CASE("a long results list is rated beside the games: lines are answered whi
     floodgate_group(c);
     std::filesystem::create_directories(c.output_dir);
     std::ofstream list(c.output_dir / "00LIST");
-    const auto today = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+    const auto now = std::chrono::system_clock::now();
     for (int k = 0; k < LISTED; ++k) {
-      const std::chrono::year_month_day day{today - std::chrono::days(1 + k % 9)};  // recent: every game weighs
-      char date[16];
-      std::snprintf(date, sizeof date, "%04d/%02u/%02u", int(day.year()), unsigned(day.month()), unsigned(day.day()));
+      // Recent games, so that every one weighs.
+      const std::string date = arena::output::record_time_text(now - std::chrono::days(1 + k % 9));
       const std::string a = "p" + std::to_string(k % 40), b = "p" + std::to_string((k % 40 + 1 + k / 40 % 39) % 40);
       const bool black_won = (k * 2654435761u) % 3 != 0;
-      list << date << " 12:00:00\ttoryo\t" << (black_won ? "win" : "lose") << "\t" << a << "+"
-           << arena::csa::md5_hex("t" + a) << "\t" << b << "+" << arena::csa::md5_hex("t" + b) << "\t"
-           << (black_won ? "lose" : "win") << "\t/old/wdoor+" << GROUP << "+" << a << "+" << b
-           << "+20261101120000.csa\t80\n";
+      list << date << "\ttoryo\t" << (black_won ? "win" : "lose") << "\t" << a << "+" << arena::csa::md5_hex("t" + a)
+           << "\t" << b << "+" << arena::csa::md5_hex("t" + b) << "\t" << (black_won ? "lose" : "win")
+           << "\t/old/wdoor+" << GROUP << "+" << a << "+" << b << "+20261101120000.csa\t80\n";
     }
   });
   const auto counted = [&] { return counted_games(s.config().output_dir); };
