@@ -65,6 +65,15 @@ shogi::Color mover_of(const PlayedGame& game, size_t move) {
   return move % 2 == 0 ? game::side_to_move(game.start_sfen) : ~game::side_to_move(game.start_sfen);
 }
 
+// A record's own score of move `move` (the mover's view). A mate is written as +-30000 whatever its distance.
+void set_own_score(PlayedGame& game, size_t move, int score) {
+  SearchInfo& info = game.moves[move].info;
+  if (std::abs(score) >= record::MATE_SCORE)
+    info.score_mate = score > 0 ? UNKNOWN_MATE_DISTANCE : -UNKNOWN_MATE_DISTANCE;
+  else
+    info.score_cp = score;
+}
+
 void set_result(PlayedGame& game, Outcome outcome, Termination termination) {
   game.result.outcome = outcome;
   game.result.termination = termination;
@@ -118,16 +127,8 @@ std::expected<SourceGame, std::string> csa_game(const std::vector<std::string>& 
       if (ec == std::errc() && end == s.data() + s.size())
         game.moves[moves - 1].time_ms = std::int64_t(std::llround(seconds * 1000));
     }
-    if (s.starts_with("'*") && moves > 0 && moves <= game.moves.size()) {
-      if (auto score = record::comment_score(s, mover_of(game, moves - 1))) {
-        SearchInfo& info = game.moves[moves - 1].info;
-        // A mate is written as +-30000 whatever its distance.
-        if (std::abs(*score) >= record::MATE_SCORE)
-          info.score_mate = *score > 0 ? UNKNOWN_MATE_DISTANCE : -UNKNOWN_MATE_DISTANCE;
-        else
-          info.score_cp = *score;
-      }
-    }
+    if (s.starts_with("'*") && moves > 0 && moves <= game.moves.size())
+      if (auto score = record::comment_score(s, mover_of(game, moves - 1))) set_own_score(game, moves - 1, *score);
     if (s[0] == '%') ending = s;
   }
   csa_ending(ending,
@@ -285,8 +286,14 @@ std::expected<SourceGame, std::string> parse_kif_game(std::string_view text, con
   std::istringstream in{std::string(text)};
   std::string line;
   Termination termination = Termination::None;
+  size_t last_move = 0;  // the number of the last move line read, 1-based; 0 before the first
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.starts_with("変化：")) break;  // the variations follow the main line and its ending
+    // ShogiHome's "*#評価値=480" after a move: black's view, as the runner writes it.
+    if (last_move > 0 && line.starts_with("*#"))
+      if (auto score = record::kif_comment_score(line, mover_of(game, last_move - 1)))
+        set_own_score(game, last_move - 1, *score);
     for (auto [label, side] : {std::pair{"先手：", shogi::BLACK},
                                {"下手：", shogi::BLACK},
                                {"後手：", shogi::WHITE},
@@ -298,6 +305,7 @@ std::expected<SourceGame, std::string> parse_kif_game(std::string_view text, con
     auto [end, ec] = std::from_chars(l.data(), l.data() + l.size(), ply);
     if (ec == std::errc() && end != l.data() && ply >= 1) {
       if (size_t(ply) <= game.moves.size()) {
+        last_move = size_t(ply);
         if (std::int64_t ms = kif_move_ms(l); ms >= 0) game.moves[size_t(ply - 1)].time_ms = ms;
       } else if (contains(l, "投了")) {
         termination = Termination::Resign;

@@ -42,7 +42,8 @@ std::expected<std::vector<SourceGame>, std::string> read_journal_games(const std
 // score from a Floodgate comment after it ("'** 120 ..."), and the result from the ending (%TORYO, %TIME_UP, ...).
 // `name` is for messages and becomes each game's source.
 std::expected<std::vector<SourceGame>, std::string> parse_csa_games(std::string_view text, const std::string& name);
-// The game of a KIF text (UTF-8): moves, names (先手/後手), times and the result from its ending ("まで…").
+// The game of a KIF text (UTF-8): moves, names (先手/後手), times, the mover's own score from a ShogiHome comment
+// after its move ("*#評価値=120", black's view) and the result from its ending ("まで…").
 std::expected<SourceGame, std::string> parse_kif_game(std::string_view text, const std::string& name);
 
 // The records of a folder: its *.csa and *.kif files by name, x.kif left out when x.csa is there (the runner writes

@@ -39,15 +39,30 @@ bool is_standard_start(const shogi::Position& pos) {
   return sfen.substr(0, sfen.rfind(' ')) == start.substr(0, start.rfind(' '));
 }
 
+namespace {
+
+// The integer `text` starts with, ended by its end or a space (black's view), from the mover's view.
+std::optional<int> leading_score(std::string_view text, shogi::Color mover) {
+  int score = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), score);
+  if (ec != std::errc() || end == text.data() || (end != text.data() + text.size() && *end != ' ')) return std::nullopt;
+  return mover == shogi::BLACK ? score : -score;
+}
+
+}  // namespace
+
 std::optional<int> comment_score(std::string_view comment, shogi::Color mover) {
   if (!comment.starts_with("'*")) return std::nullopt;
   comment.remove_prefix(comment.starts_with("'**") ? 3 : 2);
   while (!comment.empty() && comment.front() == ' ') comment.remove_prefix(1);
-  int score = 0;
-  auto [end, ec] = std::from_chars(comment.data(), comment.data() + comment.size(), score);
-  if (ec != std::errc() || end == comment.data() || (end != comment.data() + comment.size() && *end != ' '))
-    return std::nullopt;
-  return mover == shogi::BLACK ? score : -score;
+  return leading_score(comment, mover);
+}
+
+std::optional<int> kif_comment_score(std::string_view comment, shogi::Color mover) {
+  constexpr std::string_view LABEL = "*#評価値=";
+  if (!comment.starts_with(LABEL)) return std::nullopt;
+  comment.remove_prefix(LABEL.size());
+  return leading_score(comment, mover);
 }
 
 std::optional<int> score_for_black(const SearchInfo& info, shogi::Color mover) {

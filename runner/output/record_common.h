@@ -52,6 +52,8 @@ std::optional<int> score_for_black(const SearchInfo& info, shogi::Color mover);
 // The other way: the score of a Floodgate comment ("'** <score> [<pv>]", black's view) from the mover's view;
 // nullopt if the comment carries none.
 std::optional<int> comment_score(std::string_view comment, shogi::Color mover);
+// The same for ShogiHome's KIF comment "*#評価値=<score>" (black's view); nullopt for any other line.
+std::optional<int> kif_comment_score(std::string_view comment, shogi::Color mover);
 
 // The longest legal prefix of a USI PV played from `before`: engines sometimes end a PV with junk.
 std::vector<shogi::Move> legal_pv(const shogi::Position& before, const std::vector<std::string>& pv);

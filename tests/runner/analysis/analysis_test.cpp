@@ -388,6 +388,40 @@ TEST_CASE("records: a CSA file of several games, Floodgate comments as the mover
   CHECK(broken.error().find("bad.csa") != std::string::npos);
 }
 
+TEST_CASE("records: ShogiHome's KIF comments as the movers' own scores") {
+  PlayedGame g = ten_ply_game();
+  g.moves[2].info.score_cp = 45;    // black moved: black's view 45
+  g.moves[3].info.score_cp = -80;   // white's own -80: black's view +80
+  g.moves[4].info.score_mate = 3;   // black mates: +30000 in the record
+  g.moves[5].info.score_mate = -2;  // white is mated: +30000 for black
+  g.moves[9].info.score_cp.reset();
+  auto kif = to_kif_record(g);
+  REQUIRE(kif);
+  REQUIRE(kif->find("*#評価値=80\n") != std::string::npos);
+  auto read = parse_kif_game(*kif, "own.kif");
+  REQUIRE_MESSAGE(read, (read ? "" : read.error()));
+  const PlayedGame& p = read->played;
+  REQUIRE(p.moves.size() == g.moves.size());
+  CHECK(p.moves[2].info.score_cp == 45);
+  CHECK(p.moves[3].info.score_cp == -80);
+  CHECK(p.moves[4].info.score_mate == UNKNOWN_MATE_DISTANCE);
+  CHECK(p.moves[5].info.score_mate == -UNKNOWN_MATE_DISTANCE);
+  for (size_t i : {0, 1, 6, 7, 8, 9}) CHECK_FALSE(p.moves[i].info.score_cp);
+
+  // A comment before the first move, another kind of comment and a garbled score are no scores.
+  const std::string text =
+      "手合割：平手\n*#評価値=500\n手数----指手---------消費時間--\n"
+      "   1 ７六歩(77)   ( 0:01/00:00:01)\n*対局者のコメント\n*#評価値=12x\n"
+      "   2 ３四歩(33)   ( 0:02/00:00:02)\n*#評価値=-7\n\n変化：2手\n"
+      "   2 ８四歩(83)   ( 0:09/00:00:09)\n*#評価値=900\n";
+  auto plain = parse_kif_game(text, "plain.kif");
+  REQUIRE_MESSAGE(plain, (plain ? "" : plain.error()));
+  REQUIRE(plain->played.moves.size() == 2);
+  CHECK_FALSE(plain->played.moves[0].info.score_cp);
+  CHECK(plain->played.moves[1].info.score_cp == 7);  // -7 for black: white's own +7; not the variation's
+  CHECK(plain->played.moves[1].time_ms == 2000);
+}
+
 TEST_CASE(
     "annotated records: the referee's score after each move and its best reply, in Floodgate's and ShogiHome's form") {
   PlayedGame g = ten_ply_game();
