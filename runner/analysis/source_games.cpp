@@ -291,7 +291,7 @@ std::expected<SourceGame, std::string> parse_kif_game(std::string_view text, con
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.starts_with("変化：")) break;  // the variations follow the main line and its ending
     // ShogiHome's "*#評価値=480" after a move: black's view, as the runner writes it.
-    if (last_move > 0 && line.starts_with("*#"))
+    if (last_move > 0)
       if (auto score = record::kif_comment_score(line, mover_of(game, last_move - 1)))
         set_own_score(game, last_move - 1, *score);
     for (auto [label, side] : {std::pair{"先手：", shogi::BLACK},
