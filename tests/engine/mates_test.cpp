@@ -252,14 +252,20 @@ TEST_CASE("a long mate the search prunes past is played: df-pn at the root of a 
   Engine engine;
   engine.ready();
   const Result r = run(engine, sfen, byoyomi_only(1000));
-  CHECK(to_usi(r.best) == "6f6c+");
+  // df-pn's mate starts 6f6c+ (49 plies). The search may find a shorter one that is no tsume: 7e7d, a quiet pawn
+  // capture (the attacker has no king to lose), after which a 20 s search mates the defender in 12.
+  const std::string best = to_usi(r.best);
+  CHECK((best == "6f6c+" || best == "7e7d"));
   REQUIRE(r.last_score != VALUE_NONE);
   CHECK(r.last_score >= VALUE_MATE_IN_MAX_PLY);
 
-  // Fixed depths stay as they were: no df-pn, no mate seen.
+  // Fixed depths stay as they were: no df-pn, no mate seen. A fresh engine: the timed search's hash table knows
+  // the mates it found.
+  Engine fresh;
+  fresh.ready();
   SearchLimits depth;
   depth.depth = 6;
-  const Result d = run(engine, sfen, depth);
+  const Result d = run(fresh, sfen, depth);
   CHECK(d.last_score < VALUE_MATE_IN_MAX_PLY);
 }
 
