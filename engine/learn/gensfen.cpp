@@ -8,7 +8,6 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <mutex>
@@ -17,6 +16,8 @@
 #include <thread>
 
 #include "eval/builtin_weights.h"
+#include "learn/fixed_search.h"
+#include "learn/progress.h"
 #include "learn/training_record.h"
 #include "rules/game_end.h"
 #include "search/engine.h"
@@ -87,37 +88,11 @@ class RecordSink {
   std::string error_;
 };
 
-// One search's answer: the best move, and the first move and score of each MultiPV line.
-struct SearchAnswer {
-  Move best = MOVE_NONE;
-  Value score = VALUE_NONE;  // of the best line, from the side to move's view
-  std::vector<std::pair<Move, Value>> lines;
-};
-
 // A self-playing engine of one thread, searching synchronously, with the run's weights.
 class SelfPlayer {
  public:
   SelfPlayer(const GensfenOptions& options, std::shared_ptr<const kp::Weights> weights, uint64_t seed)
-      : options_(options), rng_(seed) {
-    engine_.set_eval_weights(std::move(weights));
-    engine_.set_threads(1);
-    engine_.set_hash_size(size_t(options.hash_mb));
-    SearchCallbacks cb;
-    cb.on_info = [this](const InfoFull& info) {
-      if (info.pv.empty() || info.lowerbound || info.upperbound) return;
-      std::lock_guard lock(mutex_);
-      const size_t i = size_t(info.multipv - 1);
-      if (answer_.lines.size() <= i) answer_.lines.resize(i + 1, {MOVE_NONE, VALUE_NONE});
-      answer_.lines[i] = {info.pv[0], info.score};
-    };
-    cb.on_bestmove = [this](Move best, Move) {
-      std::lock_guard lock(mutex_);
-      answer_.best = best;
-      answered_ = true;
-      cv_.notify_all();
-    };
-    engine_.set_callbacks(std::move(cb));
-  }
+      : options_(options), rng_(seed), searcher_(std::move(weights), options.nodes, options.depth, options.hash_mb) {}
 
   // Plays one game from `opening` and returns its records with their results filled in, and the game's end; an
   // empty game when `stop` or `halt` came first.
@@ -128,8 +103,8 @@ class SelfPlayer {
     std::vector<Color> movers;
     GameRecord game;
     (void)game.start(opening, PieceLimits::Relaxed);  // validated when the suite was loaded
-    engine_.new_game();
-    (void)engine_.set_position(opening);
+    searcher_.engine().new_game();
+    (void)searcher_.engine().set_position(opening);
 
     // The plies (after the opening) that get a random near-best move instead of the best.
     std::vector<int> random_plies(size_t(std::max(0, options_.random_max_ply)));
@@ -145,7 +120,7 @@ class SelfPlayer {
       const Color us = pos.side_to_move();
       const int ply_in_game = int(game.moves().size() - game.opening_plies());
       const bool random_move = std::find(random_plies.begin(), random_plies.end(), ply_in_game) != random_plies.end();
-      const SearchAnswer answer = search(random_move ? options_.random_multipv : 1);
+      const SearchAnswer answer = searcher_.search(random_move ? options_.random_multipv : 1);
       if (answer.best == MOVE_WIN || answer.best == MOVE_RESIGN || answer.best == MOVE_NONE) {
         // A declaration wins; a resignation (no legal move) loses.
         status = {GameEnd::NoLegalMoves, false, answer.best == MOVE_WIN ? us : ~us};
@@ -168,7 +143,7 @@ class SelfPlayer {
       }
       const Move played = random_move ? pick_random(answer) : answer.best;
       game.play(played);
-      engine_.play(played);
+      searcher_.engine().play(played);
     }
     if (abandoned()) return {{}, status};
     for (size_t i = 0; i < records.size(); ++i)
@@ -177,34 +152,6 @@ class SelfPlayer {
   }
 
  private:
-  // Searches the engine's position, which play() keeps equal to the game's.
-  SearchAnswer search(int multipv) {
-    engine_.options().multi_pv = multipv;
-    {
-      std::lock_guard lock(mutex_);
-      answer_ = {};
-      answered_ = false;
-    }
-    SearchLimits limits;
-    limits.nodes = options_.nodes;
-    limits.depth = options_.depth;
-    engine_.go(limits);
-    {
-      std::unique_lock lock(mutex_);
-      cv_.wait(lock, [&] { return answered_; });
-    }
-    engine_.wait_for_search_finished();
-    std::lock_guard lock(mutex_);
-    SearchAnswer a = answer_;
-    // The best line's score; the best move is the engine's answer (its first line).
-    for (const auto& [move, value] : a.lines)
-      if (move == a.best) {
-        a.score = value;
-        break;
-      }
-    return a;
-  }
-
   Move pick_random(const SearchAnswer& answer) {
     std::vector<Move> near;
     for (const auto& [move, value] : answer.lines)
@@ -217,12 +164,7 @@ class SelfPlayer {
 
   const GensfenOptions& options_;
   std::mt19937_64 rng_;
-  // The callbacks use these: they are declared before the engine so that they outlive its search thread.
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  SearchAnswer answer_;
-  bool answered_ = false;
-  Engine engine_;
+  FixedSearcher searcher_;  // its engine's position is kept equal to the game's
 };
 
 // SplitMix64's finaliser: every input bit reaches every output bit (std::seed_seq would keep only 32 of them).
@@ -231,13 +173,6 @@ uint64_t mix(uint64_t x) {
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
   return x ^ (x >> 31);
-}
-
-std::string format_duration(double seconds) {
-  const long s = long(seconds + 0.5);
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-  return buf;
 }
 
 }  // namespace
@@ -283,30 +218,10 @@ std::expected<GensfenSummary, std::string> run_gensfen(const GensfenOptions& opt
 
   // Continue a file: count its whole records and cut off a torn last one.
   GensfenSummary summary;
-  std::error_code ec;
-  const auto size = std::filesystem::exists(options.output, ec) ? std::filesystem::file_size(options.output, ec) : 0;
-  if (ec) return std::unexpected(options.output + ": " + ec.message());
-  // Only a file of records is continued: anything else given as the output by mistake is left alone.
-  if (size >= RECORD_SIZE) {
-    std::ifstream in(options.output, std::ios::binary);
-    TrainingRecord first, last;
-    in.read(reinterpret_cast<char*>(&first), RECORD_SIZE);
-    in.seekg(std::streamoff((size / RECORD_SIZE - 1) * RECORD_SIZE));
-    in.read(reinterpret_cast<char*>(&last), RECORD_SIZE);
-    auto a = record_sfen(first), b = record_sfen(last);
-    if (!in || !a || !b)
-      return std::unexpected(options.output + " exists and is not training data to continue (" +
-                             (!in  ? std::string("cannot read it")
-                              : !a ? "record 0: " + a.error()
-                                   : "last record: " + b.error()) +
-                             ")");
-  }
-  summary.torn_bytes_dropped = size % RECORD_SIZE;
-  if (summary.torn_bytes_dropped) {
-    std::filesystem::resize_file(options.output, size - summary.torn_bytes_dropped, ec);
-    if (ec) return std::unexpected(options.output + ": cannot cut off the torn last record: " + ec.message());
-  }
-  summary.positions_before = size / RECORD_SIZE;
+  auto continued = continue_record_file(options.output);
+  if (!continued) return std::unexpected(continued.error());
+  summary.torn_bytes_dropped = continued->torn_bytes_dropped;
+  summary.positions_before = continued->records;
   if (summary.positions_before >= options.positions) return summary;
 
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(options.output.c_str(), "ab"), &std::fclose);

@@ -121,4 +121,32 @@ std::expected<void, std::string> write_record_file(const std::string& path, cons
   return {};
 }
 
+std::expected<ContinuedFile, std::string> continue_record_file(const std::string& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::exists(path, ec) ? std::filesystem::file_size(path, ec) : 0;
+  if (ec) return std::unexpected(path + ": " + ec.message());
+  if (size >= RECORD_SIZE) {
+    std::ifstream in(path, std::ios::binary);
+    TrainingRecord first, last;
+    in.read(reinterpret_cast<char*>(&first), RECORD_SIZE);
+    in.seekg(std::streamoff((size / RECORD_SIZE - 1) * RECORD_SIZE));
+    in.read(reinterpret_cast<char*>(&last), RECORD_SIZE);
+    auto a = record_sfen(first), b = record_sfen(last);
+    if (!in || !a || !b)
+      return std::unexpected(path + " exists and is not training data to continue (" +
+                             (!in  ? std::string("cannot read it")
+                              : !a ? "record 0: " + a.error()
+                                   : "last record: " + b.error()) +
+                             ")");
+  }
+  ContinuedFile file;
+  file.records = size / RECORD_SIZE;
+  file.torn_bytes_dropped = size % RECORD_SIZE;
+  if (file.torn_bytes_dropped) {
+    std::filesystem::resize_file(path, size - file.torn_bytes_dropped, ec);
+    if (ec) return std::unexpected(path + ": cannot cut off the torn last record: " + ec.message());
+  }
+  return file;
+}
+
 }  // namespace shogi::learn
