@@ -5,7 +5,7 @@
 //                                            fixed-depth search of fixed positions with the built-in weights;
 //                                            prints the node signature (one thread) or the time to depth
 //   shogi-arena-engine perft <depth> [sfen]  move-generation node counts, divided by root move
-//   shogi-arena-engine gensfen|shuffle|records ...   training data for the learned evaluation (learn/commands.h)
+//   shogi-arena-engine gensfen|rescore|shuffle|records ...   training data for the learned evaluation (learn/commands.h)
 //   shogi-arena-engine-tune tune-params      the tunable search constants in fishtest's params format (a tune
 //                                            build only: search/tune.h)
 //   shogi-arena-engine <usi command ...>     runs one command, waits for its search, then exits

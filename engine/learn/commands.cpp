@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <ostream>
 #include <random>
@@ -18,6 +19,7 @@
 #include <unordered_set>
 
 #include "learn/gensfen.h"
+#include "learn/rescore.h"
 #include "learn/trainer.h"
 #include "learn/training_record.h"
 #include "rules/notation.h"
@@ -147,6 +149,71 @@ int gensfen(const std::vector<std::string>& raw, std::ostream& out, std::ostream
   out << '\n';
   if (s.interrupted) {
     out << "gensfen: interrupted; run the same command again to continue\n";
+    return 130;
+  }
+  return 0;
+}
+
+int rescore(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
+  auto args = parse_args(raw, {"output", "threads", "nodes", "depth", "hash", "eval-file", "score-limit", "progress"});
+  if (!args || args->words.size() != 1 || !args->values.contains("output")) {
+    err << "rescore: "
+        << (!args ? args.error()
+                  : "usage: rescore --output FILE [--nodes N | --depth D] [--threads N] [--hash MB] "
+                    "[--eval-file W] [--score-limit CP] INPUT")
+        << '\n';
+    return 2;
+  }
+  RescoreOptions o;
+  const auto& v = args->values;
+  o.input = args->words[0];
+  o.output = v.at("output");
+  if (v.contains("eval-file")) o.eval_file = v.at("eval-file");
+  std::string error;
+  auto get = [&](const char* key, auto& field, auto min, auto max) {
+    using T = std::remove_reference_t<decltype(field)>;
+    auto r = number<T>(*args, key, field, T(min), T(max));
+    if (!r && error.empty()) error = r.error();
+    if (r) field = *r;
+  };
+  o.threads = usable_cpus();
+  get("threads", o.threads, 1, 1024);
+  get("nodes", o.nodes, 0, uint64_t(1) << 40);
+  get("depth", o.depth, 0, 100);
+  get("hash", o.hash_mb, 1, 65536);
+  get("score-limit", o.score_limit, 1, 30000);
+  int progress = 10;
+  get("progress", progress, 0, 86400);
+  o.progress_seconds = progress;
+  if (v.contains("depth") && !v.contains("nodes")) o.nodes = 0;
+  if (!error.empty()) {
+    err << "rescore: " << error << '\n';
+    return 2;
+  }
+
+  g_stop = false;
+  auto old_int = std::signal(SIGINT, on_stop_signal);
+  auto old_term = std::signal(SIGTERM, on_stop_signal);
+  auto summary = run_rescore(o, err, g_stop);
+  std::signal(SIGINT, old_int);
+  std::signal(SIGTERM, old_term);
+  if (!summary) {
+    err << "rescore: " << summary.error() << '\n';
+    return 1;
+  }
+  const RescoreSummary& s = *summary;
+  if (s.torn_bytes_dropped) out << "rescore: cut off a torn last record (" << s.torn_bytes_dropped << " bytes)\n";
+  const uint64_t relabelled = s.searched - s.kept;
+  out << "rescore: " << s.done_before + s.searched << " of " << s.records << " records in " << o.output << "; "
+      << s.searched << " searched in " << uint64_t(s.seconds) << " s";
+  if (s.seconds > 0) out << " (" << uint64_t(double(s.searched) / s.seconds) << " records/s)";
+  out << ", " << s.kept << " kept as they were";
+  if (relabelled)
+    out << "; best move unchanged in " << std::fixed << std::setprecision(1)
+        << 100.0 * double(s.same_move) / double(relabelled) << " %, mean score change " << s.mean_abs_change << " cp";
+  out << '\n';
+  if (s.interrupted) {
+    out << "rescore: interrupted; run the same command again to continue\n";
     return 130;
   }
   return 0;
@@ -361,12 +428,13 @@ int records(const std::vector<std::string>& raw, std::ostream& out, std::ostream
 }  // namespace
 
 bool is_learn_command(const std::string& name) {
-  return name == "gensfen" || name == "shuffle" || name == "records" || name == "learn";
+  return name == "gensfen" || name == "rescore" || name == "shuffle" || name == "records" || name == "learn";
 }
 
 int run_learn_command(const std::string& name, const std::vector<std::string>& args, std::ostream& out,
                       std::ostream& err) {
   if (name == "gensfen") return gensfen(args, out, err);
+  if (name == "rescore") return rescore(args, out, err);
   if (name == "shuffle") return shuffle(args, out, err);
   if (name == "records") return records(args, out, err);
   if (name == "learn") return learn(args, out, err);
