@@ -218,9 +218,10 @@ std::expected<GensfenSummary, std::string> run_gensfen(const GensfenOptions& opt
 
   // Continue a file: count its whole records and cut off a torn last one.
   GensfenSummary summary;
-  auto continued = continue_record_file(options.output);
+  auto continued = inspect_record_file(options.output);
   if (!continued) return std::unexpected(continued.error());
-  summary.torn_bytes_dropped = continued->torn_bytes_dropped;
+  if (auto cut = cut_torn_record(options.output, *continued); !cut) return std::unexpected(cut.error());
+  summary.torn_bytes_dropped = continued->torn_bytes;
   summary.positions_before = continued->records;
   if (summary.positions_before >= options.positions) return summary;
 

@@ -7,7 +7,9 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <thread>
 #include <vector>
@@ -58,6 +60,14 @@ bool rescore_slice(FixedSearcher& searcher, std::vector<TrainingRecord>& records
   return true;
 }
 
+std::optional<TrainingRecord> read_record_at(const std::string& path, uint64_t index) {
+  std::ifstream in(path, std::ios::binary);
+  in.seekg(std::streamoff(index * RECORD_SIZE));
+  TrainingRecord r;
+  if (!in.read(reinterpret_cast<char*>(&r), RECORD_SIZE)) return std::nullopt;
+  return r;
+}
+
 bool same_position(const TrainingRecord& a, const TrainingRecord& b) {
   return a.position == b.position && a.ply == b.ply && a.result == b.result;
 }
@@ -84,9 +94,8 @@ std::expected<RescoreSummary, std::string> run_rescore(const RescoreOptions& opt
 
   RescoreSummary summary;
   summary.records = records.size();
-  auto continued = continue_record_file(options.output);
+  auto continued = inspect_record_file(options.output);
   if (!continued) return std::unexpected(continued.error());
-  summary.torn_bytes_dropped = continued->torn_bytes_dropped;
   summary.done_before = continued->records;
   if (summary.done_before > records.size())
     return std::unexpected(options.output + " holds " + std::to_string(summary.done_before) + " records, more than " +
@@ -94,13 +103,16 @@ std::expected<RescoreSummary, std::string> run_rescore(const RescoreOptions& opt
                            ": it is not this input's relabelling");
   if (summary.done_before > 0) {
     // Continue only our own output: its first and last records must hold the input's positions at those places.
-    auto done = read_record_file(options.output);
-    if (!done) return std::unexpected(done.error());
     const size_t last = summary.done_before - 1;
-    if (!same_position((*done)[0], records[0]) || !same_position((*done)[last], records[last]))
+    auto first_done = read_record_at(options.output, 0), last_done = read_record_at(options.output, last);
+    if (!first_done || !last_done) return std::unexpected(options.output + ": cannot read it to continue");
+    if (!same_position(*first_done, records[0]) || !same_position(*last_done, records[last]))
       return std::unexpected(options.output + " is not a relabelling of " + options.input +
                              " (its positions differ): give another output");
   }
+  // Only now, the output being ours, may a torn last record be cut off.
+  if (auto cut = cut_torn_record(options.output, *continued); !cut) return std::unexpected(cut.error());
+  summary.torn_bytes_dropped = continued->torn_bytes;
   if (summary.done_before == records.size()) return summary;
 
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(options.output.c_str(), "ab"), &std::fclose);

@@ -121,7 +121,7 @@ std::expected<void, std::string> write_record_file(const std::string& path, cons
   return {};
 }
 
-std::expected<ContinuedFile, std::string> continue_record_file(const std::string& path) {
+std::expected<ContinuedFile, std::string> inspect_record_file(const std::string& path) {
   std::error_code ec;
   const auto size = std::filesystem::exists(path, ec) ? std::filesystem::file_size(path, ec) : 0;
   if (ec) return std::unexpected(path + ": " + ec.message());
@@ -141,12 +141,16 @@ std::expected<ContinuedFile, std::string> continue_record_file(const std::string
   }
   ContinuedFile file;
   file.records = size / RECORD_SIZE;
-  file.torn_bytes_dropped = size % RECORD_SIZE;
-  if (file.torn_bytes_dropped) {
-    std::filesystem::resize_file(path, size - file.torn_bytes_dropped, ec);
-    if (ec) return std::unexpected(path + ": cannot cut off the torn last record: " + ec.message());
-  }
+  file.torn_bytes = size % RECORD_SIZE;
   return file;
+}
+
+std::expected<void, std::string> cut_torn_record(const std::string& path, const ContinuedFile& file) {
+  if (!file.torn_bytes) return {};
+  std::error_code ec;
+  std::filesystem::resize_file(path, file.records * RECORD_SIZE, ec);
+  if (ec) return std::unexpected(path + ": cannot cut off the torn last record: " + ec.message());
+  return {};
 }
 
 }  // namespace shogi::learn

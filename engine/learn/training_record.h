@@ -48,14 +48,15 @@ std::expected<std::string, std::string> record_sfen(const TrainingRecord& record
 // A whole file of records, each checked: a size that is not a whole number of records, or a record that does not
 // decode, is an error naming the file (and the record).
 std::expected<std::vector<TrainingRecord>, std::string> read_record_file(const std::string& path);
-// A record file readied to be appended to by a run that continues it (gensfen, rescore): a missing file holds no
-// records; an existing one must decode at its first and last whole records, so that anything else given as the output
-// by mistake is left alone (an error), and a torn last record (a killed writer) is cut off.
+// A record file that a run continues (gensfen, rescore): a missing file holds no records; an existing one must decode
+// at its first and last whole records, so that anything else given as the output by mistake is left alone (an
+// error). inspect_record_file changes nothing; cut_torn_record then cuts off a torn last record (a killed writer).
 struct ContinuedFile {
   uint64_t records = 0;  // whole records in the file
-  uint64_t torn_bytes_dropped = 0;
+  uint64_t torn_bytes = 0;
 };
-std::expected<ContinuedFile, std::string> continue_record_file(const std::string& path);
+std::expected<ContinuedFile, std::string> inspect_record_file(const std::string& path);
+std::expected<void, std::string> cut_torn_record(const std::string& path, const ContinuedFile& file);
 
 // Writes n records through a temporary file renamed into place, so that a failure never leaves half a file.
 std::expected<void, std::string> write_record_file(const std::string& path, const TrainingRecord* data, size_t n);

@@ -183,14 +183,21 @@ TEST_CASE("rescore continues a stopped or killed run and refuses what it cannot 
     if (i < 70) CHECK(after[i].score == full[i].score);  // the records already done are kept, not searched again
   }
 
-  // Another input's output is not continued, nor touched.
-  const std::string other = (dir / "other.bin").string();
+  // Another input's output is not continued, nor touched (not even its torn last record cut).
+  const std::string other = (dir / "other.bin").string(), torn_other = (dir / "torn-other.bin").string();
   REQUIRE(write_record_file(other, before.data() + 100, 50));
-  RescoreOptions wrong = deeper(input, other);
-  auto refused = run_rescore(wrong, log, stop);
-  REQUIRE_FALSE(refused);
-  CHECK(refused.error().find("other.bin is not a relabelling of") != std::string::npos);
-  CHECK(fs::file_size(other) == 50 * RECORD_SIZE);
+  REQUIRE(write_record_file(torn_other, before.data() + 100, 50));
+  {
+    std::ofstream out(torn_other, std::ios::binary | std::ios::app);
+    out.write("0123456789", 10);
+  }
+  for (const std::string& output : {other, torn_other}) {
+    const auto size = fs::file_size(output);
+    auto refused = run_rescore(deeper(input, output), log, stop);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().find("other.bin is not a relabelling of") != std::string::npos);
+    CHECK(fs::file_size(output) == size);
+  }
 
   // An output longer than the input, the input as its own output, a torn input, no limit: errors naming the file.
   RescoreOptions longer = deeper((dir / "other.bin").string(), o.output);
