@@ -97,6 +97,9 @@ std::expected<RescoreSummary, std::string> run_rescore(const RescoreOptions& opt
   auto continued = inspect_record_file(options.output);
   if (!continued) return std::unexpected(continued.error());
   summary.done_before = continued->records;
+  if (summary.done_before == 0 && continued->torn_bytes > 0)
+    return std::unexpected(options.output + " holds " + std::to_string(continued->torn_bytes) +
+                           " bytes, less than one record: not a relabelling to continue (remove it to start afresh)");
   if (summary.done_before > records.size())
     return std::unexpected(options.output + " holds " + std::to_string(summary.done_before) + " records, more than " +
                            options.input + "'s " + std::to_string(records.size()) +

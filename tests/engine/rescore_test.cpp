@@ -5,10 +5,12 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "learn/commands.h"
@@ -180,10 +182,43 @@ TEST_CASE("rescore continues a stopped or killed run and refuses what it cannot 
   for (size_t i = 0; i < after.size(); ++i) {
     INFO("record " << i);
     CHECK(after[i].position == before[i].position);
-    if (i < 70) CHECK(after[i].score == full[i].score);  // the records already done are kept, not searched again
+    if (i < 70) {  // the records already done are kept as they were, not searched again
+      CHECK(after[i].score == full[i].score);
+      CHECK(after[i].move == full[i].move);
+    }
   }
 
-  // Another input's output is not continued, nor touched (not even its torn last record cut).
+  // Stopped in the middle of a run (after the first batch is written): whole batches only (64 records a thread)
+  // are in the output, and the same command finishes it. On a machine so loaded that the run ends before the stop
+  // lands, the output is simply whole.
+  {
+    RescoreOptions slow = deeper(input, dir / "stopped.bin");
+    slow.nodes = 20000;
+    std::atomic<bool> stop_midway{false}, returned{false};
+    std::thread stopper([&] {
+      std::error_code ec;
+      while (!returned && fs::file_size(slow.output, ec) < 128 * RECORD_SIZE)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      stop_midway = true;
+    });
+    auto midway = run_rescore(slow, log, stop_midway);
+    returned = true;
+    stopper.join();
+    REQUIRE_MESSAGE(midway, (midway ? "" : midway.error()));
+    const auto size = fs::file_size(slow.output);
+    if (midway->interrupted) {
+      CHECK(size == 128 * RECORD_SIZE);
+      auto finished = run_rescore(slow, log, stop);
+      REQUIRE(finished);
+      CHECK(finished->done_before == 128);
+      CHECK(finished->searched == 72);
+      CHECK_FALSE(finished->interrupted);
+    }
+    CHECK(read_all(slow.output).size() == 200);
+  }
+
+  // Another input's output is not continued, nor touched (not even its torn last record cut), nor is a file too
+  // small to hold one record.
   const std::string other = (dir / "other.bin").string(), torn_other = (dir / "torn-other.bin").string();
   REQUIRE(write_record_file(other, before.data() + 100, 50));
   REQUIRE(write_record_file(torn_other, before.data() + 100, 50));
@@ -198,6 +233,12 @@ TEST_CASE("rescore continues a stopped or killed run and refuses what it cannot 
     CHECK(refused.error().find("other.bin is not a relabelling of") != std::string::npos);
     CHECK(fs::file_size(output) == size);
   }
+  const std::string note = (dir / "note.txt").string();
+  std::ofstream(note) << "a note";
+  auto small = run_rescore(deeper(input, note), log, stop);
+  REQUIRE_FALSE(small);
+  CHECK(small.error().find("note.txt holds 6 bytes, less than one record") != std::string::npos);
+  CHECK(fs::file_size(note) == 6);
 
   // An output longer than the input, the input as its own output, a torn input, no limit: errors naming the file.
   RescoreOptions longer = deeper((dir / "other.bin").string(), o.output);
