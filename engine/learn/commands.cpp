@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <concepts>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <map>
 #include <ostream>
 #include <random>
+#include <sstream>
 #include <string_view>
 #include <thread>
 #include <unordered_set>
@@ -77,6 +79,63 @@ std::expected<T, std::string> number(const Args& a, const std::string& key, T fa
   return v;
 }
 
+// A floating-point option within [min, max].
+std::expected<double, std::string> real(const Args& a, const std::string& key, double fallback, double min,
+                                        double max) {
+  const auto it = a.values.find(key);
+  if (it == a.values.end()) return fallback;
+  char* end = nullptr;
+  const double v = std::strtod(it->second.c_str(), &end);
+  if (it->second.empty() || *end || !(v >= min && v <= max)) {
+    std::ostringstream message;  // 0 to 1, 1e-09 to 1e+06: std::to_string would say 0.000000 for 1e-09
+    message << "--" << key << " '" << it->second << "': expected a number from " << min << " to " << max;
+    return std::unexpected(message.str());
+  }
+  return v;
+}
+
+// Reads numeric options into their fields, each within its range; an option left out keeps its field's value.
+// The first bad option's message is kept, so a command can read all of them and then report one error.
+class OptionReader {
+ public:
+  explicit OptionReader(const Args& args) : args_(args) {}
+
+  template <typename T, typename Min, typename Max>
+  requires std::integral<T>
+  void operator()(const char* key, T& field, Min min, Max max) {
+    keep(number<T>(args_, key, field, T(min), T(max)), field);
+  }
+  void operator()(const char* key, double& field, double min, double max) {
+    keep(real(args_, key, field, min, max), field);
+  }
+  const std::string& error() const { return error_; }
+
+ private:
+  template <typename T>
+  void keep(const std::expected<T, std::string>& r, T& field) {
+    if (r)
+      field = *r;
+    else if (error_.empty())
+      error_ = r.error();
+  }
+
+  const Args& args_;
+  std::string error_;
+};
+
+// Runs a long job that SIGINT and SIGTERM stop cleanly (it sees `stop` turn true and returns what it has done),
+// then gives the signals back to their previous handlers.
+template <typename Job>
+auto run_stoppable(Job&& job) {
+  g_stop = false;
+  const auto old_int = std::signal(SIGINT, on_stop_signal);
+  const auto old_term = std::signal(SIGTERM, on_stop_signal);
+  auto result = job(g_stop);
+  std::signal(SIGINT, old_int);
+  std::signal(SIGTERM, old_term);
+  return result;
+}
+
 int usable_cpus() {
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
@@ -100,13 +159,7 @@ int gensfen(const std::vector<std::string>& raw, std::ostream& out, std::ostream
   o.output = v.at("output");
   if (v.contains("openings")) o.openings = v.at("openings");
   if (v.contains("eval-file")) o.eval_file = v.at("eval-file");
-  std::string error;
-  auto get = [&](const char* key, auto& field, auto min, auto max) {
-    using T = std::remove_reference_t<decltype(field)>;
-    auto r = number<T>(*args, key, field, T(min), T(max));
-    if (!r && error.empty()) error = r.error();
-    if (r) field = *r;
-  };
+  OptionReader get(*args);
   o.threads = usable_cpus();
   get("positions", o.positions, 1, uint64_t(1) << 40);
   get("threads", o.threads, 1, 1024);
@@ -125,17 +178,11 @@ int gensfen(const std::vector<std::string>& raw, std::ostream& out, std::ostream
   get("progress", progress, 0, 86400);
   o.progress_seconds = progress;
   if (v.contains("depth") && !v.contains("nodes")) o.nodes = 0;
-  if (!error.empty()) {
-    err << "gensfen: " << error << '\n';
+  if (!get.error().empty()) {
+    err << "gensfen: " << get.error() << '\n';
     return 2;
   }
-
-  g_stop = false;
-  auto old_int = std::signal(SIGINT, on_stop_signal);
-  auto old_term = std::signal(SIGTERM, on_stop_signal);
-  auto summary = run_gensfen(o, err, g_stop);
-  std::signal(SIGINT, old_int);
-  std::signal(SIGTERM, old_term);
+  auto summary = run_stoppable([&](const std::atomic<bool>& stop) { return run_gensfen(o, err, stop); });
   if (!summary) {
     err << "gensfen: " << summary.error() << '\n';
     return 1;
@@ -169,13 +216,7 @@ int rescore(const std::vector<std::string>& raw, std::ostream& out, std::ostream
   o.input = args->words[0];
   o.output = v.at("output");
   if (v.contains("eval-file")) o.eval_file = v.at("eval-file");
-  std::string error;
-  auto get = [&](const char* key, auto& field, auto min, auto max) {
-    using T = std::remove_reference_t<decltype(field)>;
-    auto r = number<T>(*args, key, field, T(min), T(max));
-    if (!r && error.empty()) error = r.error();
-    if (r) field = *r;
-  };
+  OptionReader get(*args);
   o.threads = usable_cpus();
   get("threads", o.threads, 1, 1024);
   get("nodes", o.nodes, 0, uint64_t(1) << 40);
@@ -186,17 +227,11 @@ int rescore(const std::vector<std::string>& raw, std::ostream& out, std::ostream
   get("progress", progress, 0, 86400);
   o.progress_seconds = progress;
   if (v.contains("depth") && !v.contains("nodes")) o.nodes = 0;
-  if (!error.empty()) {
-    err << "rescore: " << error << '\n';
+  if (!get.error().empty()) {
+    err << "rescore: " << get.error() << '\n';
     return 2;
   }
-
-  g_stop = false;
-  auto old_int = std::signal(SIGINT, on_stop_signal);
-  auto old_term = std::signal(SIGTERM, on_stop_signal);
-  auto summary = run_rescore(o, err, g_stop);
-  std::signal(SIGINT, old_int);
-  std::signal(SIGTERM, old_term);
+  auto summary = run_stoppable([&](const std::atomic<bool>& stop) { return run_rescore(o, err, stop); });
   if (!summary) {
     err << "rescore: " << summary.error() << '\n';
     return 1;
@@ -286,8 +321,8 @@ int shuffle(const std::vector<std::string>& raw, std::ostream& out, std::ostream
     for (size_t i = begin; i < end; ++i) {
       if (dedup) {
         const auto& p = all[i].position;
-        if (!seen.insert(std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(p.data()),
-                                                                        p.size())))
+        if (!seen.insert(
+                     std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(p.data()), p.size())))
                  .second) {
           ++repeated;
           continue;
@@ -312,19 +347,6 @@ int shuffle(const std::vector<std::string>& raw, std::ostream& out, std::ostream
   if (dedup) out << "; " << repeated << " repeated positions left out";
   out << '\n';
   return 0;
-}
-
-// A floating-point option within [min, max].
-std::expected<double, std::string> real(const Args& a, const std::string& key, double fallback, double min,
-                                        double max) {
-  const auto it = a.values.find(key);
-  if (it == a.values.end()) return fallback;
-  char* end = nullptr;
-  const double v = std::strtod(it->second.c_str(), &end);
-  if (it->second.empty() || *end || !(v >= min && v <= max))
-    return std::unexpected("--" + key + " '" + it->second + "': expected a number from " + std::to_string(min) +
-                           " to " + std::to_string(max));
-  return v;
 }
 
 int learn(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
@@ -359,24 +381,18 @@ int learn(const std::vector<std::string>& raw, std::ostream& out, std::ostream& 
     o.pairs = p == "on";
   }
   o.threads = usable_cpus();
-  std::string error;
-  auto keep = [&](auto r, auto& field) {
-    if (r)
-      field = *r;
-    else if (error.empty())
-      error = r.error();
-  };
-  keep(number<int>(*args, "epochs", o.epochs, 1, 100000), o.epochs);
-  keep(number<int>(*args, "batch", o.batch, 1, 1 << 24), o.batch);
-  keep(number<int>(*args, "threads", o.threads, 1, 1024), o.threads);
-  keep(number<uint64_t>(*args, "seed", o.seed, 0, UINT64_MAX), o.seed);
-  keep(real(*args, "lr", o.learning_rate, 1e-9, 1e6), o.learning_rate);
-  keep(real(*args, "lr-decay", o.lr_decay, 0, 1), o.lr_decay);
-  keep(real(*args, "lambda", o.lambda, 0, 1), o.lambda);
-  keep(real(*args, "scale", o.scale, 0, 1e6), o.scale);
-  keep(real(*args, "l2", o.l2, 0, 1e6), o.l2);
-  if (!error.empty()) {
-    err << "learn: " << error << '\n';
+  OptionReader get(*args);
+  get("epochs", o.epochs, 1, 100000);
+  get("batch", o.batch, 1, 1 << 24);
+  get("threads", o.threads, 1, 1024);
+  get("seed", o.seed, 0, UINT64_MAX);
+  get("lr", o.learning_rate, 1e-9, 1e6);
+  get("lr-decay", o.lr_decay, 0.0, 1.0);
+  get("lambda", o.lambda, 0.0, 1.0);
+  get("scale", o.scale, 0.0, 1e6);
+  get("l2", o.l2, 0.0, 1e6);
+  if (!get.error().empty()) {
+    err << "learn: " << get.error() << '\n';
     return 2;
   }
   auto summary = train(o, out);

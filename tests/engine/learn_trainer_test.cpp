@@ -300,7 +300,7 @@ TEST_CASE("the learn command refuses bad input with one line") {
   std::ostringstream out, err;
   CHECK(run_learn_command("learn", {"--output", (d.dir / "x.bin").string(), "--lambda", "1.5", d.train}, out, err) ==
         2);
-  CHECK(err.str().find("--lambda '1.5'") != std::string::npos);
+  CHECK(err.str().find("--lambda '1.5': expected a number from 0 to 1\n") != std::string::npos);
   std::ostringstream out2, err2;
   CHECK(run_learn_command("learn", {"--output", (d.dir / "x.bin").string(), (d.dir / "none.bin").string()}, out2,
                           err2) == 1);
