@@ -21,30 +21,18 @@
 #include "learn/commands.h"
 #include "learn/gensfen.h"
 #include "learn/training_record.h"
+#include "learn_files.h"
 #include "rules/game_end.h"
 #include "rules/movegen.h"
 #include "rules/notation.h"
+#include "support/temp_dir.h"
 
 using namespace shogi;
 using namespace shogi::learn;
 namespace fs = std::filesystem;
+using learn_test::read_all;
 
 namespace {
-
-fs::path temp_dir(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("shogi-arena-learn-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::vector<TrainingRecord> read_all(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<TrainingRecord> out;
-  TrainingRecord r;
-  while (in.read(reinterpret_cast<char*>(&r), RECORD_SIZE)) out.push_back(r);
-  return out;
-}
 
 // The SFEN of pos with the move number that a record stores in `ply`.
 void check_round_trip(const Position& pos) {
@@ -113,7 +101,8 @@ TEST_CASE("a damaged record is refused with the reason") {
 
 TEST_CASE("gensfen writes quiet positions with a legal quiet best move, a bounded score and the game's result") {
   Position::init();
-  const fs::path dir = temp_dir("gensfen");
+  const test_support::TempDir tmp("learn-gensfen");
+  const fs::path& dir = tmp.path;
   GensfenOptions o;
   o.output = (dir / "data.bin").string();
   o.positions = 400;
@@ -168,22 +157,16 @@ TEST_CASE("gensfen writes quiet positions with a legal quiet best move, a bounde
     ++checked;
   }
   CHECK(checked > 150);
-  fs::remove_all(dir);
 }
 
 TEST_CASE("gensfen continues a file, cuts a torn last record, and stops when asked") {
   Position::init();
-  const fs::path dir = temp_dir("continue");
-  GensfenOptions o;
-  o.output = (dir / "data.bin").string();
-  o.positions = 100;
-  o.threads = 1;
-  o.nodes = 200;
-  o.hash_mb = 4;
-  o.progress_seconds = 0;
+  const test_support::TempDir tmp("learn-continue");
+  const fs::path& dir = tmp.path;
+  GensfenOptions o = learn_test::small_selfplay(dir / "data.bin", 100);
+  learn_test::generate(o);
   std::atomic<bool> stop{false};
   std::ostringstream log;
-  REQUIRE(run_gensfen(o, log, stop));
   const auto first = read_all(o.output);
   REQUIRE(first.size() == 100);
 
@@ -231,14 +214,14 @@ TEST_CASE("gensfen continues a file, cuts a torn last record, and stops when ask
   CHECK(stopped->interrupted);
   CHECK(stopped->positions_written == 0);
   CHECK(read_all(o.output).size() == 180);
-  fs::remove_all(dir);
 }
 
 TEST_CASE("gensfen plays with the weights it is given: runs with other weights at the same time change nothing") {
   // Two configurations in one process (as SPSA or a comparison of weights would run them), each run alone and then
   // both at once: with the weights process-wide, the run started second would have set them for the first.
   Position::init();
-  const fs::path dir = temp_dir("weights");
+  const test_support::TempDir tmp("learn-weights");
+  const fs::path& dir = tmp.path;
   GensfenOptions base;
   base.positions = 60;
   base.threads = 1;
@@ -272,12 +255,12 @@ TEST_CASE("gensfen plays with the weights it is given: runs with other weights a
   other.join();
   CHECK(learned_together == learned_alone);
   CHECK(hand_together == hand_alone);
-  fs::remove_all(dir);
 }
 
 TEST_CASE("gensfen refuses bad options and a bad openings line with its file and line") {
   Position::init();
-  const fs::path dir = temp_dir("bad");
+  const test_support::TempDir tmp("learn-bad");
+  const fs::path& dir = tmp.path;
   std::atomic<bool> stop{false};
   std::ostringstream log;
   GensfenOptions o;
@@ -303,26 +286,16 @@ TEST_CASE("gensfen refuses bad options and a bad openings line with its file and
   std::ostringstream out, err;
   CHECK(run_learn_command("gensfen", {"--output", o.output, "--nodse", "5"}, out, err) == 2);
   CHECK(err.str().find("unknown option --nodse") != std::string::npos);
-  fs::remove_all(dir);
 }
 
 TEST_CASE("shuffle splits the records into train and validation by whole games, each record once") {
   Position::init();
-  const fs::path dir = temp_dir("shuffle");
-  GensfenOptions o;
-  o.positions = 120;
-  o.threads = 1;
-  o.nodes = 200;
-  o.hash_mb = 4;
-  o.progress_seconds = 0;
-  std::atomic<bool> stop{false};
-  std::ostringstream log;
-  o.output = (dir / "a.bin").string();
-  REQUIRE(run_gensfen(o, log, stop));
-  o.output = (dir / "b.bin").string();
-  o.positions = 80;
-  o.seed = 2;
-  REQUIRE(run_gensfen(o, log, stop));
+  const test_support::TempDir tmp("learn-shuffle");
+  const fs::path& dir = tmp.path;
+  learn_test::generate(learn_test::small_selfplay(dir / "a.bin", 120));
+  GensfenOptions b = learn_test::small_selfplay(dir / "b.bin", 80);
+  b.seed = 2;
+  learn_test::generate(b);
 
   std::ostringstream out, err;
   const std::string train = (dir / "train.bin").string(), validation = (dir / "validation.bin").string();
@@ -362,8 +335,8 @@ TEST_CASE("shuffle splits the records into train and validation by whole games, 
     CHECK(kept == positions.size());
     CHECK(dedup_out.str().find(std::to_string(320 - kept) + " repeated positions left out") != std::string::npos);
     std::ostringstream bad_out, bad_err;
-    CHECK(run_learn_command("shuffle", {"--train", train, "--validation", validation, "--dedup", "yes",
-                                        (dir / "a.bin").string()},
+    CHECK(run_learn_command("shuffle",
+                            {"--train", train, "--validation", validation, "--dedup", "yes", (dir / "a.bin").string()},
                             bad_out, bad_err) == 2);
     CHECK(bad_err.str() == "shuffle: --dedup 'yes': expected on or off\n");
   }
@@ -377,5 +350,4 @@ TEST_CASE("shuffle splits the records into train and validation by whole games, 
   CHECK(run_learn_command("shuffle", {"--train", train, "--validation", validation, (dir / "a.bin").string()}, out2,
                           err2) == 1);
   CHECK(err2.str().find("a.bin") != std::string::npos);
-  fs::remove_all(dir);
 }

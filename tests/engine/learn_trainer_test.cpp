@@ -16,6 +16,7 @@
 #include "learn/commands.h"
 #include "learn/gensfen.h"
 #include "learn/trainer.h"
+#include "learn_files.h"
 #include "rules/position.h"
 
 using namespace shogi;
@@ -40,18 +41,10 @@ struct Data {
     dir = fs::temp_directory_path() / ("shogi-arena-trainer-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
-    GensfenOptions o;
-    o.output = (dir / "all.bin").string();
     // One thread: the same games on every run, so the checks below see the same data every time.
-    o.positions = 16000;
-    o.threads = 1;
+    GensfenOptions o = learn_test::small_selfplay(dir / "all.bin", 16000);
     o.nodes = 300;
-    o.hash_mb = 4;
-    o.progress_seconds = 0;
-    std::atomic<bool> stop{false};
-    std::ostringstream log;
-    auto r = run_gensfen(o, log, stop);
-    REQUIRE_MESSAGE(r, (r ? "" : r.error()));
+    learn_test::generate(o);
     train = (dir / "train.bin").string();
     validation = (dir / "validation.bin").string();
     std::ostringstream out, err;

@@ -17,41 +17,22 @@
 #include "learn/gensfen.h"
 #include "learn/rescore.h"
 #include "learn/training_record.h"
+#include "learn_files.h"
 #include "rules/movegen.h"
 #include "rules/notation.h"
+#include "support/temp_dir.h"
 
 using namespace shogi;
 using namespace shogi::learn;
 namespace fs = std::filesystem;
+using learn_test::read_all;
 
 namespace {
 
-fs::path temp_dir(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("shogi-arena-rescore-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::vector<TrainingRecord> read_all(const fs::path& path) {
-  auto records = read_record_file(path.string());
-  REQUIRE_MESSAGE(records, (records ? "" : records.error()));
-  return *records;
-}
-
 // Self-play records at a shallow search, the data a deeper teacher relabels.
 std::string shallow_data(const fs::path& dir, uint64_t positions) {
-  GensfenOptions o;
-  o.output = (dir / "shallow.bin").string();
-  o.positions = positions;
-  o.threads = 1;
-  o.nodes = 200;
-  o.hash_mb = 4;
-  o.progress_seconds = 0;
-  std::atomic<bool> stop{false};
-  std::ostringstream log;
-  auto summary = run_gensfen(o, log, stop);
-  REQUIRE_MESSAGE(summary, (summary ? "" : summary.error()));
+  const GensfenOptions o = learn_test::small_selfplay(dir / "shallow.bin", positions);
+  learn_test::generate(o);
   return o.output;
 }
 
@@ -70,7 +51,8 @@ RescoreOptions deeper(const std::string& input, const fs::path& output) {
 
 TEST_CASE("rescore relabels every record in order and keeps its position, move number and result") {
   Position::init();
-  const fs::path dir = temp_dir("relabel");
+  const test_support::TempDir tmp("rescore-relabel");
+  const fs::path& dir = tmp.path;
   const std::string input = shallow_data(dir, 150);
   const auto before = read_all(input);
 
@@ -115,12 +97,12 @@ TEST_CASE("rescore relabels every record in order and keeps its position, move n
   REQUIRE(again);
   CHECK(again->done_before == 150);
   CHECK(again->searched == 0);
-  fs::remove_all(dir);
 }
 
 TEST_CASE("rescore gives a mate the score limit and the mating move") {
   Position::init();
-  const fs::path dir = temp_dir("mate");
+  const test_support::TempDir tmp("rescore-mate");
+  const fs::path& dir = tmp.path;
   // White's king on 5a, a black gold on 5c, a gold in black's hand: G*5b mates. The record says 0 and no move.
   Position p;
   StateInfo s;
@@ -142,12 +124,12 @@ TEST_CASE("rescore gives a mate the score limit and the mating move") {
   CHECK(after[0].score == 2500);
   CHECK(to_usi(p.to_move(Move16(after[0].move))) == "G*5b");
   CHECK(after[0].result == 1);
-  fs::remove_all(dir);
 }
 
 TEST_CASE("rescore continues a stopped or killed run and refuses what it cannot continue") {
   Position::init();
-  const fs::path dir = temp_dir("continue");
+  const test_support::TempDir tmp("rescore-continue");
+  const fs::path& dir = tmp.path;
   const std::string input = shallow_data(dir, 200);
   const auto before = read_all(input);
   std::ostringstream log;
@@ -270,5 +252,4 @@ TEST_CASE("rescore continues a stopped or killed run and refuses what it cannot 
             {"--output", (dir / "z.bin").string(), "--nodes", "500", "--threads", "1", "--progress", "0", input}, out,
             err) == 0);
   CHECK(out.str().find("rescore: 200 of 200 records") != std::string::npos);
-  fs::remove_all(dir);
 }
