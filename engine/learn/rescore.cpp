@@ -7,9 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <optional>
 #include <ostream>
 #include <thread>
 #include <vector>
@@ -60,14 +58,6 @@ bool rescore_slice(FixedSearcher& searcher, std::vector<TrainingRecord>& records
   return true;
 }
 
-std::optional<TrainingRecord> read_record_at(const std::string& path, uint64_t index) {
-  std::ifstream in(path, std::ios::binary);
-  in.seekg(std::streamoff(index * RECORD_SIZE));
-  TrainingRecord r;
-  if (!in.read(reinterpret_cast<char*>(&r), RECORD_SIZE)) return std::nullopt;
-  return r;
-}
-
 bool same_position(const TrainingRecord& a, const TrainingRecord& b) {
   return a.position == b.position && a.ply == b.ply && a.result == b.result;
 }
@@ -107,9 +97,7 @@ std::expected<RescoreSummary, std::string> run_rescore(const RescoreOptions& opt
   if (summary.done_before > 0) {
     // Continue only our own output: its first and last records must hold the input's positions at those places.
     const size_t last = summary.done_before - 1;
-    auto first_done = read_record_at(options.output, 0), last_done = read_record_at(options.output, last);
-    if (!first_done || !last_done) return std::unexpected(options.output + ": cannot read it to continue");
-    if (!same_position(*first_done, records[0]) || !same_position(*last_done, records[last]))
+    if (!same_position(continued->first, records[0]) || !same_position(continued->last, records[last]))
       return std::unexpected(options.output + " is not a relabelling of " + options.input +
                              " (its positions differ): give another output");
   }

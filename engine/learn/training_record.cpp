@@ -125,13 +125,15 @@ std::expected<ContinuedFile, std::string> inspect_record_file(const std::string&
   std::error_code ec;
   const auto size = std::filesystem::exists(path, ec) ? std::filesystem::file_size(path, ec) : 0;
   if (ec) return std::unexpected(path + ": " + ec.message());
-  if (size >= RECORD_SIZE) {
+  ContinuedFile file;
+  file.records = size / RECORD_SIZE;
+  file.torn_bytes = size % RECORD_SIZE;
+  if (file.records > 0) {
     std::ifstream in(path, std::ios::binary);
-    TrainingRecord first, last;
-    in.read(reinterpret_cast<char*>(&first), RECORD_SIZE);
-    in.seekg(std::streamoff((size / RECORD_SIZE - 1) * RECORD_SIZE));
-    in.read(reinterpret_cast<char*>(&last), RECORD_SIZE);
-    auto a = record_sfen(first), b = record_sfen(last);
+    in.read(reinterpret_cast<char*>(&file.first), RECORD_SIZE);
+    in.seekg(std::streamoff((file.records - 1) * RECORD_SIZE));
+    in.read(reinterpret_cast<char*>(&file.last), RECORD_SIZE);
+    auto a = record_sfen(file.first), b = record_sfen(file.last);
     if (!in || !a || !b)
       return std::unexpected(path + " exists and is not training data to continue (" +
                              (!in  ? std::string("cannot read it")
@@ -139,9 +141,6 @@ std::expected<ContinuedFile, std::string> inspect_record_file(const std::string&
                                    : "last record: " + b.error()) +
                              ")");
   }
-  ContinuedFile file;
-  file.records = size / RECORD_SIZE;
-  file.torn_bytes = size % RECORD_SIZE;
   return file;
 }
 

@@ -54,6 +54,7 @@ std::expected<std::vector<TrainingRecord>, std::string> read_record_file(const s
 struct ContinuedFile {
   uint64_t records = 0;  // whole records in the file
   uint64_t torn_bytes = 0;
+  TrainingRecord first{}, last{};  // the first and last whole records, when there is one
 };
 std::expected<ContinuedFile, std::string> inspect_record_file(const std::string& path);
 std::expected<void, std::string> cut_torn_record(const std::string& path, const ContinuedFile& file);
