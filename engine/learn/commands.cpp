@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iomanip>
 #include <map>
 #include <ostream>
@@ -19,6 +20,7 @@
 #include <string_view>
 #include <thread>
 #include <unordered_set>
+#include <utility>
 
 #include "learn/gensfen.h"
 #include "learn/rescore.h"
@@ -79,16 +81,22 @@ std::expected<T, std::string> number(const Args& a, const std::string& key, T fa
   return v;
 }
 
-// A floating-point option within [min, max].
+// Whether a real option's upper limit is itself allowed (a learning-rate decay of 1) or not (a validation share
+// of 1 would leave nothing to train on).
+enum class Upper { Included, Excluded };
+
+// A floating-point option within [min, max], or [min, max) with Upper::Excluded.
 std::expected<double, std::string> real(const Args& a, const std::string& key, double fallback, double min,
-                                        double max) {
+                                        double max, Upper upper = Upper::Included) {
   const auto it = a.values.find(key);
   if (it == a.values.end()) return fallback;
   char* end = nullptr;
   const double v = std::strtod(it->second.c_str(), &end);
-  if (it->second.empty() || *end || !(v >= min && v <= max)) {
+  const bool below_max = upper == Upper::Included ? v <= max : v < max;
+  if (it->second.empty() || *end || !(v >= min && below_max)) {
     std::ostringstream message;  // 0 to 1, 1e-09 to 1e+06: std::to_string would say 0.000000 for 1e-09
-    message << "--" << key << " '" << it->second << "': expected a number from " << min << " to " << max;
+    message << "--" << key << " '" << it->second << "': expected a number from " << min
+            << (upper == Upper::Included ? " to " : " up to (not including) ") << max;
     return std::unexpected(message.str());
   }
   return v;
@@ -105,8 +113,21 @@ class OptionReader {
   void operator()(const char* key, T& field, Min min, Max max) {
     keep(number<T>(args_, key, field, T(min), T(max)), field);
   }
-  void operator()(const char* key, double& field, double min, double max) {
-    keep(real(args_, key, field, min, max), field);
+  void operator()(const char* key, double& field, double min, double max, Upper upper = Upper::Included) {
+    keep(real(args_, key, field, min, max, upper), field);
+  }
+  // A word option: one of `words`, each with the value it gives the field; `expected` says what they mean.
+  template <typename T>
+  void choice(const char* key, T& field, std::initializer_list<std::pair<std::string_view, T>> words,
+              std::string_view expected) {
+    const auto it = args_.values.find(key);
+    if (it == args_.values.end()) return;
+    for (const auto& [word, value] : words)
+      if (it->second == word) {
+        field = value;
+        return;
+      }
+    if (error_.empty()) error_ = "--" + std::string(key) + " '" + it->second + "': expected " + std::string(expected);
   }
   const std::string& error() const { return error_; }
 
@@ -265,28 +286,15 @@ int shuffle(const std::vector<std::string>& raw, std::ostream& out, std::ostream
     return 2;
   }
   double fraction = 0.05;
-  if (args->values.contains("validation-fraction")) {
-    const std::string& s = args->values.at("validation-fraction");
-    char* end = nullptr;
-    fraction = std::strtod(s.c_str(), &end);
-    if (s.empty() || *end || !(fraction >= 0 && fraction < 1)) {
-      err << "shuffle: --validation-fraction '" << s << "': expected a number from 0 up to (not including) 1\n";
-      return 2;
-    }
-  }
-  auto seed = number<uint64_t>(*args, "seed", 1, 0, UINT64_MAX);
-  if (!seed) {
-    err << "shuffle: " << seed.error() << '\n';
-    return 2;
-  }
+  uint64_t seed = 1;
   bool dedup = false;
-  if (args->values.contains("dedup")) {
-    const std::string& v = args->values.at("dedup");
-    if (v != "on" && v != "off") {
-      err << "shuffle: --dedup '" << v << "': expected on or off\n";
-      return 2;
-    }
-    dedup = v == "on";
+  OptionReader get(*args);
+  get("validation-fraction", fraction, 0.0, 1.0, Upper::Excluded);
+  get("seed", seed, 0, UINT64_MAX);
+  get.choice("dedup", dedup, {{"on", true}, {"off", false}}, "on or off");
+  if (!get.error().empty()) {
+    err << "shuffle: " << get.error() << '\n';
+    return 2;
   }
   std::vector<TrainingRecord> all;
   for (const std::string& path : args->words) {
@@ -306,7 +314,7 @@ int shuffle(const std::vector<std::string>& raw, std::ostream& out, std::ostream
       games.push_back({i, i + 1});
     else
       games.back().second = i + 1;
-  std::mt19937_64 rng(*seed);
+  std::mt19937_64 rng(seed);
   std::shuffle(games.begin(), games.end(), rng);
   const size_t wanted = size_t(double(all.size()) * fraction);
   std::vector<TrainingRecord> split;
@@ -364,22 +372,6 @@ int learn(const std::vector<std::string>& raw, std::ostream& out, std::ostream& 
   o.output = args->values.at("output");
   if (args->values.contains("validation")) o.validation = args->values.at("validation");
   if (args->values.contains("init")) o.init = args->values.at("init");
-  if (args->values.contains("base")) {
-    const std::string& b = args->values.at("base");
-    if (b != "hand" && b != "none") {
-      err << "learn: --base '" << b << "': expected hand (tables on top of the hand-written evaluation) or none\n";
-      return 2;
-    }
-    o.base = b == "hand" ? kp::Base::HandWritten : kp::Base::None;
-  }
-  if (args->values.contains("pairs")) {
-    const std::string& p = args->values.at("pairs");
-    if (p != "on" && p != "off") {
-      err << "learn: --pairs '" << p << "': expected on (train pair terms near the kings too) or off\n";
-      return 2;
-    }
-    o.pairs = p == "on";
-  }
   o.threads = usable_cpus();
   OptionReader get(*args);
   get("epochs", o.epochs, 1, 100000);
@@ -391,6 +383,9 @@ int learn(const std::vector<std::string>& raw, std::ostream& out, std::ostream& 
   get("lambda", o.lambda, 0.0, 1.0);
   get("scale", o.scale, 0.0, 1e6);
   get("l2", o.l2, 0.0, 1e6);
+  get.choice("base", o.base, {{"hand", kp::Base::HandWritten}, {"none", kp::Base::None}},
+             "hand (tables on top of the hand-written evaluation) or none");
+  get.choice("pairs", o.pairs, {{"on", true}, {"off", false}}, "on (train pair terms near the kings too) or off");
   if (!get.error().empty()) {
     err << "learn: " << get.error() << '\n';
     return 2;

@@ -339,6 +339,16 @@ TEST_CASE("shuffle splits the records into train and validation by whole games, 
                             {"--train", train, "--validation", validation, "--dedup", "yes", (dir / "a.bin").string()},
                             bad_out, bad_err) == 2);
     CHECK(bad_err.str() == "shuffle: --dedup 'yes': expected on or off\n");
+    // The validation share may be 0 but not 1: a split with nothing to train on is refused.
+    for (const char* fraction : {"1", "1.0", "-0.1", "0.5x"}) {
+      std::ostringstream f_out, f_err;
+      CHECK(run_learn_command("shuffle",
+                              {"--train", train, "--validation", validation, "--validation-fraction", fraction,
+                               (dir / "a.bin").string()},
+                              f_out, f_err) == 2);
+      CHECK(f_err.str() == "shuffle: --validation-fraction '" + std::string(fraction) +
+                               "': expected a number from 0 up to (not including) 1\n");
+    }
   }
 
   // A torn input is refused, naming the file.

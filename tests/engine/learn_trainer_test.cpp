@@ -306,4 +306,8 @@ TEST_CASE("the learn command refuses bad input with one line") {
   CHECK(run_learn_command("learn", {"--output", (d.dir / "x.bin").string(), "--pairs", "yes", d.train}, out4, err4) ==
         2);
   CHECK(err4.str().find("--pairs 'yes': expected on") != std::string::npos);
+  std::ostringstream out5, err5;
+  CHECK(run_learn_command("learn", {"--output", (d.dir / "x.bin").string(), "--base", "kp", d.train}, out5, err5) ==
+        2);
+  CHECK(err5.str() == "learn: --base 'kp': expected hand (tables on top of the hand-written evaluation) or none\n");
 }
