@@ -1,7 +1,8 @@
 #pragma once
 // Move-ordering statistics learnt during the search: butterfly history (by side, origin or dropped piece, and
-// destination), continuation history (by an earlier move of the line and this one, each as its piece and
-// destination) and counter-moves (the reply that refuted a move, by the moved piece and its destination).
+// destination), capture history (by piece, destination and captured type), continuation history (by an earlier move of
+// the line and this one, each as its piece and destination) and counter-moves (the reply that refuted a move, by the
+// moved piece and its destination).
 
 #include <algorithm>
 #include <cstdint>
@@ -57,6 +58,20 @@ class ContinuationHistory {
 
  private:
   PieceToHistory table_[PIECE_NB][SQ_NB];
+};
+
+// How captures and promotions did, by the piece each puts on its destination and the piece type it takes
+// (NO_PIECE_TYPE for a promotion that takes nothing): added to MVV-LVA when captures are ordered.
+class CaptureHistory {
+ public:
+  void clear() { std::memset(table_, 0, sizeof(table_)); }
+  int get(Move m, PieceType captured) const { return table_[moved_piece_after(m)][to_sq(m)][captured]; }
+  void update(Move m, PieceType captured, int bonus) {
+    update_history_entry(table_[moved_piece_after(m)][to_sq(m)][captured], bonus);
+  }
+
+ private:
+  int16_t table_[PIECE_NB][SQ_NB][PIECE_TYPE_NB] = {};
 };
 
 class CounterMoves {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "search/see.h"
+#include "search/tune.h"
 
 namespace shogi {
 
@@ -67,16 +68,23 @@ void sort_moves_above(ExtMove* begin, ExtMove* end, int limit) {
 }
 
 MovePicker::MovePicker(const Position& pos, Move tt_move, Depth depth, const ButterflyHistory* history,
-                       const Continuations& continuations, const Move* killers, Move counter_move)
-    : pos_(pos), history_(history), continuations_(continuations), tt_move_(tt_move), depth_(depth) {
+                       const CaptureHistory* capture_history, const Continuations& continuations, const Move* killers,
+                       Move counter_move)
+    : pos_(pos),
+      history_(history),
+      capture_history_(capture_history),
+      continuations_(continuations),
+      tt_move_(tt_move),
+      depth_(depth) {
   refutations_[0].move = killers[0];
   refutations_[1].move = killers[1];
   refutations_[2].move = counter_move;
   stage_ = (pos.in_check() ? EVASION_TT : MAIN_TT) + !(tt_move && pos.pseudo_legal(tt_move));
 }
 
-MovePicker::MovePicker(const Position& pos, Move tt_move, Depth depth, const ButterflyHistory* history)
-    : pos_(pos), history_(history), tt_move_(tt_move), depth_(depth) {
+MovePicker::MovePicker(const Position& pos, Move tt_move, Depth depth, const ButterflyHistory* history,
+                       const CaptureHistory* capture_history)
+    : pos_(pos), history_(history), capture_history_(capture_history), tt_move_(tt_move), depth_(depth) {
   const bool tt_ok = tt_move && (pos.in_check() || pos.is_capture_or_promotion(tt_move)) && pos.pseudo_legal(tt_move);
   stage_ = (pos.in_check() ? EVASION_TT : QSEARCH_TT) + !tt_ok;
 }
@@ -87,16 +95,14 @@ MovePicker::MovePicker(const Position& pos, Move tt_move, int threshold)
   stage_ = PROBCUT_TT + !tt_ok;
 }
 
-bool MovePicker::capture_stage(Move m) const {
-  return pos_.is_capture(m) || (is_promotion(m) && type_of(moved_piece(m)) == PAWN);
-}
-
 template <GenType Type>
 void MovePicker::score() {
   const Color us = pos_.side_to_move();
   for (ExtMove* m = cur_; m != end_; ++m) {
     if constexpr (Type == CAPTURES) {
       m->value = mvv_lva(pos_, m->move);
+      if (capture_history_)
+        m->value += capture_history_->get(m->move, captured_type(pos_, m->move)) / tune::CaptureHistoryDivisor;
     } else if constexpr (Type == QUIETS) {
       m->value = history_ ? history_->get(us, m->move) : 0;
       for (const PieceToHistory* c : continuations_)
@@ -152,7 +158,7 @@ top:
       if (!skip_quiets)
         while (cur_ < end_) {
           const Move m = (cur_++)->move;
-          if (m != MOVE_NONE && m != tt_move_ && !capture_stage(m) && pos_.pseudo_legal(m)) return m;
+          if (m != MOVE_NONE && m != tt_move_ && !capture_stage(pos_, m) && pos_.pseudo_legal(m)) return m;
         }
       ++stage_;
       [[fallthrough]];

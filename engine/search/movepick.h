@@ -1,7 +1,7 @@
 #pragma once
-// Staged move ordering: the hash move, good captures (MVV-LVA, kept only if SEE >= 0), killers, the counter-move,
-// quiets by history (butterfly plus the continuation histories of the line's earlier moves), and the losing
-// captures last. Separate stage sequences serve evasions, quiescence search (captures, then quiet checks at its
+// Staged move ordering: the hash move, good captures (MVV-LVA plus capture history, kept only if SEE >= 0), killers,
+// the counter-move, quiets by history (butterfly plus the continuation histories of the line's earlier moves), and the
+// losing captures last. Separate stage sequences serve evasions, quiescence search (captures, then quiet checks at its
 // first ply) and ProbCut (captures beating a SEE threshold).
 // Moves come out pseudo-legal; the caller tests Position::legal.
 
@@ -20,6 +20,18 @@ namespace shogi {
 // nearly equal history, where an insertion sort is quadratic.
 void sort_moves_above(ExtMove* begin, ExtMove* end, int limit);
 
+// Whether the picker orders m with the captures (a capture, or a pawn's promotion) rather than with the quiet moves
+// (by quiet history, a promotion of another piece onto an empty square among them): each kind's statistics learn
+// from the moves ordered by them.
+inline bool capture_stage(const Position& pos, Move m) {
+  return pos.is_capture(m) || (is_promotion(m) && type_of(moved_piece(m)) == PAWN);
+}
+
+// The piece type a capture or promotion takes: NO_PIECE_TYPE for a drop or a promotion onto an empty square.
+inline PieceType captured_type(const Position& pos, Move m) {
+  return is_drop(m) ? NO_PIECE_TYPE : type_of(pos.piece_on(to_sq(m)));
+}
+
 class MovePicker {
  public:
   // The continuation histories a main-search picker adds to the butterfly history: after the moves one, two and
@@ -28,9 +40,11 @@ class MovePicker {
 
   // Main search.
   MovePicker(const Position& pos, Move tt_move, Depth depth, const ButterflyHistory* history,
-             const Continuations& continuations, const Move* killers, Move counter_move);
+             const CaptureHistory* capture_history, const Continuations& continuations, const Move* killers,
+             Move counter_move);
   // Quiescence search: evasions when in check, else captures and, at depth DEPTH_QS_CHECKS, quiet checks.
-  MovePicker(const Position& pos, Move tt_move, Depth depth, const ButterflyHistory* history);
+  MovePicker(const Position& pos, Move tt_move, Depth depth, const ButterflyHistory* history,
+             const CaptureHistory* capture_history);
   // ProbCut: captures whose SEE reaches the threshold.
   MovePicker(const Position& pos, Move tt_move, int threshold);
 
@@ -43,12 +57,11 @@ class MovePicker {
  private:
   template <GenType Type>
   void score();
-  // Whether the capture generator already produced this move.
-  bool capture_stage(Move m) const;
   ExtMove* pick_best(ExtMove* begin, ExtMove* end);
 
   const Position& pos_;
   const ButterflyHistory* history_ = nullptr;
+  const CaptureHistory* capture_history_ = nullptr;
   Continuations continuations_ = {};
   Move tt_move_;
   ExtMove refutations_[3] = {};

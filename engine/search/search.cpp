@@ -74,6 +74,7 @@ Worker::Worker(SharedState& shared, size_t id) : shared_(shared), id_(id) { clea
 
 void Worker::clear_history() {
   history_.clear();
+  capture_history_.clear();
   continuation_history_->clear();
   counter_moves_.clear();
 }
@@ -511,15 +512,22 @@ void Worker::update_continuation_histories(Stack* ss, Move move, int bonus) {
     if (PieceToHistory* c = (ss - back)->continuation) c->update(move, bonus);
 }
 
-void Worker::update_all_stats(Stack* ss, Move best, Depth depth, const Move* quiets, int quiet_count) {
+void Worker::update_all_stats(const Position& pos, Stack* ss, Move best, Depth depth, const Move* quiets,
+                              int quiet_count, const Move* captures, int capture_count) {
   const int bonus = stat_bonus(depth + 1);
   const Color us = Color(root_color_ ^ (ss->ply & 1));
-  update_quiet_stats(ss, best, bonus);
-  for (int i = 0; i < quiet_count; ++i)
-    if (quiets[i] != best) {
-      history_.update(us, quiets[i], -bonus);
-      update_continuation_histories(ss, quiets[i], -bonus);
-    }
+  if (!capture_stage(pos, best)) {
+    update_quiet_stats(ss, best, bonus);
+    for (int i = 0; i < quiet_count; ++i)
+      if (quiets[i] != best) {
+        history_.update(us, quiets[i], -bonus);
+        update_continuation_histories(ss, quiets[i], -bonus);
+      }
+  } else {
+    capture_history_.update(best, captured_type(pos, best), bonus);
+  }
+  for (int i = 0; i < capture_count; ++i)
+    if (captures[i] != best) capture_history_.update(captures[i], captured_type(pos, captures[i]), -bonus);
 }
 
 template <Worker::NodeType Nt>
@@ -532,8 +540,8 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
   SharedState& sh = shared_;
   Move pv[MAX_PLY + 1];
   StateInfo st;
-  Move quiets_searched[64];
-  int quiet_count = 0;
+  Move quiets_searched[64], captures_searched[32];
+  int quiet_count = 0, capture_count = 0;
   const Color us = pos.side_to_move();
 
   nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
@@ -586,7 +594,7 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
   if (!root_node && tt_hit && tte->depth() >= depth && tt_value != VALUE_NONE &&
       (pv_node ? tte->bound() == BOUND_EXACT
                : (tt_value >= beta ? (tte->bound() & BOUND_LOWER) : (tte->bound() & BOUND_UPPER)))) {
-    if (tt_move && tt_value >= beta && !pos.is_capture_or_promotion(tt_move)) update_quiet_stats(ss, tt_move, stat_bonus(depth));
+    if (tt_move && tt_value >= beta && !capture_stage(pos, tt_move)) update_quiet_stats(ss, tt_move, stat_bonus(depth));
     if (pv_node) {
       ss->pv[0] = MOVE_NONE;
       if (tt_move && pos.legal(tt_move)) update_pv(ss->pv, tt_move, nullptr);
@@ -711,7 +719,7 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
   const Move counter = counter_moves_.get(prev_move);
   const MovePicker::Continuations continuations = {(ss - 1)->continuation, (ss - 2)->continuation,
                                                    (ss - 4)->continuation};
-  MovePicker mp(pos, tt_move, depth, &history_, continuations, killers, counter);
+  MovePicker mp(pos, tt_move, depth, &history_, &capture_history_, continuations, killers, counter);
   Value best_value = -VALUE_INFINITE, value = -VALUE_INFINITE;
   Move best_move = MOVE_NONE;
   int move_count = 0;
@@ -846,14 +854,20 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
         alpha = value;
       }
     }
-    if (move != best_move && !capture_or_promotion && quiet_count < 64) quiets_searched[quiet_count++] = move;
+    if (move != best_move) {
+      if (!capture_stage(pos, move)) {
+        if (quiet_count < 64) quiets_searched[quiet_count++] = move;
+      } else if (capture_count < 32) {
+        captures_searched[capture_count++] = move;
+      }
+    }
   }
 
   // No legal move: in shogi that loses whether or not the king is in check.
   if (move_count == 0)
     best_value = excluded ? alpha : mated_in(ss->ply);
-  else if (best_move && !pos.is_capture_or_promotion(best_move))
-    update_all_stats(ss, best_move, depth, quiets_searched, quiet_count);
+  else if (best_move)
+    update_all_stats(pos, ss, best_move, depth, quiets_searched, quiet_count, captures_searched, capture_count);
 
   if (!excluded && !(root_node && pv_idx_))
     sh.tt.save(tte, key, value_to_tt(best_value, ss->ply), ss->tt_pv,
@@ -922,7 +936,7 @@ Value Worker::qsearch(Position& pos, Stack* ss, Value alpha, Value beta, Depth d
     futility_base = best_value + tune::QsFutility;
   }
 
-  MovePicker mp(pos, tt_move, depth, &history_);
+  MovePicker mp(pos, tt_move, depth, &history_, &capture_history_);
   Move move, best_move = MOVE_NONE;
   int move_count = 0;
   while ((move = mp.next_move()) != MOVE_NONE) {

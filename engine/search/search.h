@@ -150,7 +150,10 @@ class Worker {
   int extension_limit_scale(bool pv_node, int ply) const;
   void update_quiet_stats(Stack* ss, Move move, int bonus);
   void update_continuation_histories(Stack* ss, Move move, int bonus);
-  void update_all_stats(Stack* ss, Move best, Depth depth, const Move* quiets, int quiet_count);
+  // After a node's search found `best`: the quiet statistics when it is quiet, the capture history when it is a
+  // capture or promotion; the other moves searched (quiets, captures) get the malus.
+  void update_all_stats(const Position& pos, Stack* ss, Move best, Depth depth, const Move* quiets, int quiet_count,
+                        const Move* captures, int capture_count);
   void check_limits();
   // An info line's nodes, time, nps and hashfull as of now: what every line the search sends shares.
   InfoFull info_base(Milliseconds elapsed) const;
@@ -183,6 +186,7 @@ class Worker {
   double best_move_changes_ = 0;
   std::atomic<uint64_t> nodes_{0};
   ButterflyHistory history_;
+  CaptureHistory capture_history_;
   std::unique_ptr<ContinuationHistory> continuation_history_ = std::make_unique<ContinuationHistory>();
   CounterMoves counter_moves_;
   // The main thread's df-pn solvers, each made at its first use: for the root of timed searches, for `go mate`.

@@ -56,6 +56,8 @@
   /* Aspiration window: AspirationDelta + |previous score| / 64. Quiescence futility: stand pat + QsFutility. */     \
   X(AspirationDelta, 20, 8, 40, 2)                                                                                     \
   X(QsFutility, 150, 50, 300, 12)                                                                                      \
+  /* Captures are ordered by MVV-LVA plus their capture history / CaptureHistoryDivisor. */                           \
+  X(CaptureHistoryDivisor, 4, 1, 16, 1)                                                                                \
   /* Time: TmMovesToGo - ply/5 moves expected (at least TmMovesToGoMin); at most remaining / TmMaxDivisor and */       \
   /* TmMaxScale optimums a move; no iteration started that the last one's time times the branching factor (at */       \
   /* most TmBranchingMax/10) would carry past the maximum; the optimum grows by falling score (/TmFalling cp), */      \

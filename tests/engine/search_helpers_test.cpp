@@ -68,7 +68,7 @@ TEST_CASE("move picker: hash move, good captures, killers, quiets, bad captures 
   const Move killers[2] = {killer, MOVE_NONE};
   ButterflyHistory history;
   history.clear();
-  MovePicker mp(s.pos, tt, 5, &history, {}, killers, MOVE_NONE);
+  MovePicker mp(s.pos, tt, 5, &history, nullptr, {}, killers, MOVE_NONE);
   std::vector<Move> order;
   for (Move m; (m = mp.next_move()) != MOVE_NONE;) order.push_back(m);
 
@@ -94,7 +94,7 @@ TEST_CASE("move picker: quiet moves follow the history scores") {
   history.update(BLACK, best, 5000);
   history.update(BLACK, s.move("5i6i"), -3000);
   const Move no_killers[2] = {MOVE_NONE, MOVE_NONE};
-  MovePicker mp(s.pos, MOVE_NONE, 3, &history, {}, no_killers, MOVE_NONE);
+  MovePicker mp(s.pos, MOVE_NONE, 3, &history, nullptr, {}, no_killers, MOVE_NONE);
   std::vector<Move> order;
   for (Move m; (m = mp.next_move()) != MOVE_NONE;) order.push_back(m);
   REQUIRE(order.size() == 5);
@@ -117,7 +117,7 @@ TEST_CASE("move picker: the continuation histories of earlier moves add to the b
   continuation->after(earlier)->update(follows, 2500);
   continuation->after(earlier)->update(punished, -4000);
   const Move no_killers[2] = {MOVE_NONE, MOVE_NONE};
-  MovePicker mp(s.pos, MOVE_NONE, 3, &history,
+  MovePicker mp(s.pos, MOVE_NONE, 3, &history, nullptr,
                 {continuation->after(previous), continuation->after(earlier), nullptr}, no_killers, MOVE_NONE);
   std::vector<Move> order;
   for (Move m; (m = mp.next_move()) != MOVE_NONE;) order.push_back(m);
@@ -125,6 +125,36 @@ TEST_CASE("move picker: the continuation histories of earlier moves add to the b
   CHECK(order[0] == follows);
   CHECK(order[1] == favoured);
   CHECK(order.back() == punished);
+}
+
+TEST_CASE("move picker: captures of equal MVV-LVA follow the capture history, in the main and quiescence search") {
+  // Two silvers can each take an undefended pawn: the same victim, the same attacker.
+  Setup s("4k4/9/9/3p1p3/3S1S3/9/9/9/4K4 b - 1");
+  const Move left = s.move("6e6d"), right = s.move("4e4d");
+  ButterflyHistory history;
+  history.clear();
+  const Move no_killers[2] = {MOVE_NONE, MOVE_NONE};
+  auto first_two = [&](const CaptureHistory& captures, bool quiescence) {
+    std::vector<Move> order;
+    if (quiescence) {
+      MovePicker mp(s.pos, MOVE_NONE, DEPTH_QS_NO_CHECKS, &history, &captures);
+      for (Move m; order.size() < 2 && (m = mp.next_move()) != MOVE_NONE;) order.push_back(m);
+    } else {
+      MovePicker mp(s.pos, MOVE_NONE, 5, &history, &captures, {}, no_killers, MOVE_NONE);
+      for (Move m; order.size() < 2 && (m = mp.next_move()) != MOVE_NONE;) order.push_back(m);
+    }
+    return order;
+  };
+  for (bool quiescence : {false, true}) {
+    CAPTURE(quiescence);
+    CaptureHistory captures;
+    captures.update(right, PAWN, 4000);
+    captures.update(left, PAWN, -2000);
+    CHECK(first_two(captures, quiescence) == std::vector<Move>{right, left});
+    captures.clear();
+    captures.update(left, PAWN, 4000);
+    CHECK(first_two(captures, quiescence) == std::vector<Move>{left, right});
+  }
 }
 
 namespace {
