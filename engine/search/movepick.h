@@ -23,9 +23,11 @@ void sort_moves_above(ExtMove* begin, ExtMove* end, int limit);
 // Whether the picker orders m with the captures (a capture, or a pawn's promotion) rather than with the quiet moves
 // (by quiet history, a promotion of another piece onto an empty square among them): each kind's statistics learn
 // from the moves ordered by them.
-inline bool capture_stage(const Position& pos, Move m) {
-  return pos.is_capture(m) || (is_promotion(m) && type_of(moved_piece(m)) == PAWN);
+// The first form is for a caller that already knows whether m captures.
+inline bool capture_stage(bool captures, Move m) {
+  return captures || (is_promotion(m) && type_of(moved_piece(m)) == PAWN);
 }
+inline bool capture_stage(const Position& pos, Move m) { return capture_stage(pos.is_capture(m), m); }
 
 // The piece type a capture or promotion takes: NO_PIECE_TYPE for a drop or a promotion onto an empty square.
 inline PieceType captured_type(const Position& pos, Move m) {
