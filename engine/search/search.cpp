@@ -740,7 +740,6 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
 
     const bool capture = pos.is_capture(move);
     const bool capture_or_promotion = capture || is_promotion(move);
-    const bool picker_capture = capture_stage(capture, move);  // which statistics learn from this move
     const bool gives_check = pos.gives_check(move);
     Depth extension = 0;
     Depth new_depth = depth - 1;
@@ -856,7 +855,7 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
       }
     }
     if (move != best_move) {
-      if (!picker_capture) {
+      if (!capture_stage(capture, move)) {  // which statistics learn from this move
         if (quiet_count < 64) quiets_searched[quiet_count++] = move;
       } else if (capture_count < 32) {
         captures_searched[capture_count++] = move;
