@@ -19,6 +19,11 @@ static_assert(HAND_OFFSET[GOLD] + HAND_SLOTS[GOLD] == HAND_SLOTS_TOTAL);
 
 constexpr char MAGIC[8] = {'S', 'A', 'K', 'P', 'E', 'V', '1', '\n'};
 constexpr char MAGIC_PAIRS[8] = {'S', 'A', 'K', 'P', 'E', 'V', '2', '\n'};
+constexpr char MAGIC_NET[8] = {'S', 'A', 'K', 'P', 'E', 'V', '3', '\n'};
+constexpr uint32_t FLAG_PAIRS = 1, FLAG_NET = 2;
+constexpr size_t NET_ROWS = size_t(NET_KINGS) * FEATURES * NET_WIDTH;
+// A network's bytes in a format 3 file: width, rows, bias, output weights, output bias.
+constexpr size_t NET_SIZE = 4 + 2 * NET_ROWS + 4 * size_t(NET_WIDTH) + 2 * 2 * size_t(NET_WIDTH) + 4;
 constexpr size_t HEADER_SIZE = 8 + 4 + 4 + 4 + 4;
 constexpr size_t PAYLOAD_SIZE = HEADER_SIZE + 2 * size_t(FEATURES) * (1 + SQ_NB);
 constexpr size_t PAYLOAD_SIZE_PAIRS = PAYLOAD_SIZE + 2 * size_t(PAIR_FEATURES);
@@ -77,6 +82,12 @@ int mirror_feature(int feature) {
   return feature - sq + mirror(Square(sq));
 }
 
+std::pair<Square, int> canonical_king_feature(Square king, int feature) {
+  if (file_of(king) > FILE_5) return {mirror(king), mirror_feature(feature)};
+  if (file_of(king) == FILE_5) return {king, std::min(feature, mirror_feature(feature))};
+  return {king, feature};
+}
+
 int zone_pieces(const Position& pos, Color side, int* out) {
   const Square k = turned_king(pos, side);
   if (k == SQ_NONE) return 0;
@@ -120,10 +131,14 @@ int32_t pair_sum(const Weights& w, const Position& pos, Color side) {
   return sum;
 }
 
-int32_t side_sum(const Weights& w, const Position& pos, Color side) {
+int32_t side_sum(const Weights& w, const Position& pos, Color side, NetSums* net) {
   int features[MAX_ACTIVE];
   const int n = active_features(pos, side, features);
   const Square k = turned_king(pos, side);
+  if (net && w.has_net()) {
+    *net = w.net.bias;
+    for (int i = 0; i < n; ++i) add_row(*net, w.net.row(k, features[i]));
+  }
   int32_t sum = 0;
   if (k == SQ_NONE) {
     for (int i = 0; i < n; ++i) sum += w.p[size_t(features[i])];
@@ -139,23 +154,32 @@ void RefreshCache::clear() {
     for (Entry& e : side) e.valid = false;
 }
 
-int32_t RefreshCache::side_sum(const Weights& w, const Position& pos, Color side) {
+int32_t RefreshCache::side_sum(const Weights& w, const Position& pos, Color side, NetSums* net) {
   assert(pos.has_king(side));
   const Square k = turned_king(pos, side);
   Entry& e = entries_[side][k];
+  const bool with_net = w.has_net();
   if (!e.valid) {
-    e.sum = kp::side_sum(w, pos, side);
+    e.sum = kp::side_sum(w, pos, side, &e.net);
     for (Color c : {BLACK, WHITE}) {
       for (int pt = PAWN; pt <= DRAGON; ++pt)
         if (pt != KING) e.pieces[c][pt] = pos.pieces(c, PieceType(pt));
       e.hand[c] = pos.hand(c);
     }
     e.valid = true;
+    if (net && with_net) *net = e.net;
     return e.sum;
   }
   const int16_t* row = &w.kp[size_t(k) * FEATURES];
-  auto value = [&](int f) { return int32_t(w.p[size_t(f)]) + row[f]; };
   int32_t sum = e.sum;
+  auto add = [&](int f) {
+    sum += int32_t(w.p[size_t(f)]) + row[f];
+    if (with_net) add_row(e.net, w.net.row(k, f));
+  };
+  auto remove = [&](int f) {
+    sum -= int32_t(w.p[size_t(f)]) + row[f];
+    if (with_net) sub_row(e.net, w.net.row(k, f));
+  };
   for (Color c : {BLACK, WHITE}) {
     for (int pt = PAWN; pt <= DRAGON; ++pt) {
       if (pt == KING) continue;
@@ -163,8 +187,8 @@ int32_t RefreshCache::side_sum(const Weights& w, const Position& pos, Color side
       Bitboard& then = e.pieces[c][pt];
       if (now == then) continue;
       const Piece pc = make_piece(c, PieceType(pt));
-      now.andnot(then).for_each([&](Square s) { sum += value(board_feature(side, pc, s)); });
-      then.andnot(now).for_each([&](Square s) { sum -= value(board_feature(side, pc, s)); });
+      now.andnot(then).for_each([&](Square s) { add(board_feature(side, pc, s)); });
+      then.andnot(now).for_each([&](Square s) { remove(board_feature(side, pc, s)); });
       then = now;
     }
     if (pos.hand(c) == e.hand[c]) continue;
@@ -172,26 +196,37 @@ int32_t RefreshCache::side_sum(const Weights& w, const Position& pos, Color side
       // A hand of n turns on its first min(n, slots) slots.
       const int now = std::min(hand_count(pos.hand(c), PieceType(pt)), HAND_SLOTS[pt]);
       const int then = std::min(hand_count(e.hand[c], PieceType(pt)), HAND_SLOTS[pt]);
-      for (int i = then; i < now; ++i) sum += value(hand_feature(side, c, PieceType(pt), i));
-      for (int i = now; i < then; ++i) sum -= value(hand_feature(side, c, PieceType(pt), i));
+      for (int i = then; i < now; ++i) add(hand_feature(side, c, PieceType(pt), i));
+      for (int i = now; i < then; ++i) remove(hand_feature(side, c, PieceType(pt), i));
     }
     e.hand[c] = pos.hand(c);
   }
   e.sum = sum;
+  if (net && with_net) *net = e.net;
   return sum;
 }
 
 namespace {
 
-int32_t fresh_side_sum(const Weights& w, const Position& pos, Color side, RefreshCache* cache) {
-  return cache && pos.has_king(side) ? cache->side_sum(w, pos, side) : side_sum(w, pos, side);
+int32_t fresh_side_sum(const Weights& w, const Position& pos, Color side, RefreshCache* cache, NetSums* net) {
+  return cache && pos.has_king(side) ? cache->side_sum(w, pos, side, net) : side_sum(w, pos, side, net);
+}
+
+// The tables' and the network's sum from the side to move's view, in 1/WEIGHT_SCALE centipawns, without tempo.
+int32_t mover_sum(const Weights& w, const Position& pos, const Accumulator& acc) {
+  const int32_t pairs = pair_sum(w, pos, BLACK) - pair_sum(w, pos, WHITE);
+  const int32_t black = acc.sum[BLACK] - acc.sum[WHITE] + pairs;
+  const Color us = pos.side_to_move();
+  int32_t v = us == BLACK ? black : -black;
+  if (w.has_net()) v += net_output(w.net, acc.net[us], acc.net[~us]);
+  return v;
 }
 
 }  // namespace
 
 void refresh(const Weights& w, const Position& pos, Accumulator& acc, RefreshCache* cache) {
-  acc.sum[BLACK] = fresh_side_sum(w, pos, BLACK, cache);
-  acc.sum[WHITE] = fresh_side_sum(w, pos, WHITE, cache);
+  acc.sum[BLACK] = fresh_side_sum(w, pos, BLACK, cache, &acc.net[BLACK]);
+  acc.sum[WHITE] = fresh_side_sum(w, pos, WHITE, cache, &acc.net[WHITE]);
   acc.key = pos.key();
 }
 
@@ -231,20 +266,29 @@ bool update(const Weights& w, const Position& pos, Move move, const Accumulator&
     }
   }
   const bool king_moved = type_of(moved_piece(move)) == KING;
+  const bool with_net = w.has_net();
   for (Color side : {BLACK, WHITE}) {
     if (king_moved && side == us) {
-      out.sum[side] = fresh_side_sum(w, pos, side, cache);
+      out.sum[side] = fresh_side_sum(w, pos, side, cache, &out.net[side]);
       continue;
     }
     const Square k = turned_king(pos, side);
     const int16_t* row = k == SQ_NONE ? nullptr : &w.kp[size_t(k) * FEATURES];
-    auto value = [&](const Change& c) {
-      const int f = c.hand ? hand_feature(side, color_of(c.pc), type_of(c.pc), c.nth) : board_feature(side, c.pc, c.sq);
-      return int32_t(w.p[size_t(f)]) + (row ? row[f] : 0);
+    auto feature = [&](const Change& c) {
+      return c.hand ? hand_feature(side, color_of(c.pc), type_of(c.pc), c.nth) : board_feature(side, c.pc, c.sq);
     };
     int32_t sum = parent.sum[side];
-    for (int i = 0; i < n_added; ++i) sum += value(add[i]);
-    for (int i = 0; i < n_removed; ++i) sum -= value(rem[i]);
+    if (with_net) out.net[side] = parent.net[side];
+    for (int i = 0; i < n_added; ++i) {
+      const int f = feature(add[i]);
+      sum += int32_t(w.p[size_t(f)]) + (row ? row[f] : 0);
+      if (with_net) add_row(out.net[side], w.net.row(k, f));
+    }
+    for (int i = 0; i < n_removed; ++i) {
+      const int f = feature(rem[i]);
+      sum -= int32_t(w.p[size_t(f)]) + (row ? row[f] : 0);
+      if (with_net) sub_row(out.net[side], w.net.row(k, f));
+    }
     out.sum[side] = sum;
   }
   out.key = pos.key();
@@ -252,16 +296,15 @@ bool update(const Weights& w, const Position& pos, Move move, const Accumulator&
 }
 
 Value evaluate(const Weights& w, const Position& pos, const Accumulator& acc) {
-  const int32_t pairs = pair_sum(w, pos, BLACK) - pair_sum(w, pos, WHITE);
-  const Value v = Value((acc.sum[BLACK] - acc.sum[WHITE] + pairs) / WEIGHT_SCALE);
-  return (pos.side_to_move() == BLACK ? v : -v) + Value(w.tempo / WEIGHT_SCALE);
+  // Truncation toward zero keeps the exact negation under a colour flip.
+  return Value(mover_sum(w, pos, acc) / WEIGHT_SCALE) + Value(w.tempo / WEIGHT_SCALE);
 }
 
 Value evaluate_black(const Weights& w, const Position& pos) {
-  // Truncation toward zero keeps the exact negation under a colour flip.
-  return Value((side_sum(w, pos, BLACK) + pair_sum(w, pos, BLACK) - side_sum(w, pos, WHITE) -
-                pair_sum(w, pos, WHITE)) /
-               WEIGHT_SCALE);
+  Accumulator acc;
+  refresh(w, pos, acc);
+  const Value v = Value(mover_sum(w, pos, acc) / WEIGHT_SCALE);
+  return pos.side_to_move() == BLACK ? v : -v;
 }
 
 Value evaluate(const Weights& w, const Position& pos) {
@@ -270,10 +313,11 @@ Value evaluate(const Weights& w, const Position& pos) {
 }
 
 std::string weights_to_bytes(const Weights& w) {
-  const size_t payload = payload_size(w.has_pairs());
+  const size_t payload = w.has_net() ? PAYLOAD_SIZE + 4 + (w.has_pairs() ? 2 * size_t(PAIR_FEATURES) : 0) + NET_SIZE
+                                     : payload_size(w.has_pairs());
   std::string out(payload + 8, '\0');
   char* p = out.data();
-  std::memcpy(p, w.has_pairs() ? MAGIC_PAIRS : MAGIC, 8);
+  std::memcpy(p, w.has_net() ? MAGIC_NET : w.has_pairs() ? MAGIC_PAIRS : MAGIC, 8);
   const uint32_t features = FEATURES, kings = SQ_NB;
   std::memcpy(p + 8, &features, 4);
   std::memcpy(p + 12, &kings, 4);
@@ -281,7 +325,24 @@ std::string weights_to_bytes(const Weights& w) {
   std::memcpy(p + 20, &w.base, 4);
   std::memcpy(p + HEADER_SIZE, w.p.data(), w.p.size() * 2);
   std::memcpy(p + HEADER_SIZE + w.p.size() * 2, w.kp.data(), w.kp.size() * 2);
-  if (w.has_pairs()) std::memcpy(p + PAYLOAD_SIZE, w.pairs.data(), w.pairs.size() * 2);
+  if (w.has_net()) {
+    char* at = p + PAYLOAD_SIZE;
+    auto put = [&](const void* data, size_t n) {
+      std::memcpy(at, data, n);
+      at += n;
+    };
+    const uint32_t flags = FLAG_NET | (w.has_pairs() ? FLAG_PAIRS : 0), width = NET_WIDTH;
+    put(&flags, 4);
+    if (w.has_pairs()) put(w.pairs.data(), w.pairs.size() * 2);
+    put(&width, 4);
+    put(w.net.rows.data(), NET_ROWS * 2);
+    put(w.net.bias.data(), sizeof w.net.bias);
+    put(w.net.out.data(), sizeof w.net.out);
+    put(&w.net.out_bias, 4);
+    assert(at == p + payload);
+  } else if (w.has_pairs()) {
+    std::memcpy(p + PAYLOAD_SIZE, w.pairs.data(), w.pairs.size() * 2);
+  }
   const uint64_t sum = fnv1a(p, payload);
   std::memcpy(p + payload, &sum, 8);
   return out;
@@ -289,10 +350,31 @@ std::string weights_to_bytes(const Weights& w) {
 
 std::expected<std::shared_ptr<const Weights>, std::string> weights_from_bytes(const std::string& bytes) {
   if (bytes.size() < HEADER_SIZE ||
-      (std::memcmp(bytes.data(), MAGIC, 8) != 0 && std::memcmp(bytes.data(), MAGIC_PAIRS, 8) != 0))
-    return std::unexpected("not a weights file of this engine (it does not start with SAKPEV1 or SAKPEV2)");
-  const bool pairs = std::memcmp(bytes.data(), MAGIC_PAIRS, 8) == 0;
-  const size_t payload = payload_size(pairs);
+      (std::memcmp(bytes.data(), MAGIC, 8) != 0 && std::memcmp(bytes.data(), MAGIC_PAIRS, 8) != 0 &&
+       std::memcmp(bytes.data(), MAGIC_NET, 8) != 0))
+    return std::unexpected("not a weights file of this engine (it does not start with SAKPEV1, SAKPEV2 or SAKPEV3)");
+  const bool format3 = std::memcmp(bytes.data(), MAGIC_NET, 8) == 0;
+  bool pairs = std::memcmp(bytes.data(), MAGIC_PAIRS, 8) == 0;
+  size_t payload = payload_size(pairs);
+  if (format3) {
+    // The flags word says what follows the tables; the sizes are checked against it below.
+    uint32_t flags = 0;
+    if (bytes.size() < PAYLOAD_SIZE + 4)
+      return std::unexpected(std::to_string(bytes.size()) + " bytes: a truncated file");
+    std::memcpy(&flags, bytes.data() + PAYLOAD_SIZE, 4);
+    if (flags & ~(FLAG_PAIRS | FLAG_NET) || !(flags & FLAG_NET))
+      return std::unexpected("format 3 with unknown flags " + std::to_string(flags));
+    pairs = flags & FLAG_PAIRS;
+    payload = PAYLOAD_SIZE + 4 + (pairs ? 2 * size_t(PAIR_FEATURES) : 0) + NET_SIZE;
+    const size_t width_at = payload - NET_SIZE;
+    if (bytes.size() >= width_at + 4) {
+      uint32_t width = 0;
+      std::memcpy(&width, bytes.data() + width_at, 4);
+      if (width != uint32_t(NET_WIDTH))
+        return std::unexpected("a network " + std::to_string(width) + " wide; this engine reads " +
+                               std::to_string(NET_WIDTH));
+    }
+  }
   uint32_t features = 0, kings = 0;
   std::memcpy(&features, bytes.data() + 8, 4);
   std::memcpy(&kings, bytes.data() + 12, 4);
@@ -312,10 +394,24 @@ std::expected<std::shared_ptr<const Weights>, std::string> weights_from_bytes(co
     return std::unexpected("unknown base evaluation " + std::to_string(uint32_t(w->base)));
   std::memcpy(w->p.data(), bytes.data() + HEADER_SIZE, w->p.size() * 2);
   std::memcpy(w->kp.data(), bytes.data() + HEADER_SIZE + w->p.size() * 2, w->kp.size() * 2);
+  const char* at = bytes.data() + PAYLOAD_SIZE + (format3 ? 4 : 0);
+  auto get = [&](void* data, size_t n) {
+    std::memcpy(data, at, n);
+    at += n;
+  };
   if (pairs) {
     w->pairs.resize(PAIR_FEATURES);
-    std::memcpy(w->pairs.data(), bytes.data() + PAYLOAD_SIZE, w->pairs.size() * 2);
+    get(w->pairs.data(), w->pairs.size() * 2);
   }
+  if (format3) {
+    at += 4;  // the width, checked above
+    w->net.rows.resize(NET_ROWS);
+    get(w->net.rows.data(), NET_ROWS * 2);
+    get(w->net.bias.data(), sizeof w->net.bias);
+    get(w->net.out.data(), sizeof w->net.out);
+    get(&w->net.out_bias, 4);
+  }
+  assert(at == bytes.data() + payload);
   return std::shared_ptr<const Weights>(std::move(w));
 }
 

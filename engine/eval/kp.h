@@ -20,6 +20,12 @@
 // in it is (slot, own/enemy type), and every two of them, in slot order, are one PAIRS index. c's sum adds them as
 // it adds its KP terms, so the colour flip still negates exactly. Format 1 files load with no PAIRS table.
 //
+// Format 3 ("SAKPEV3\n", the same header) adds a small network beside the tables (eval/net.h): after P and KP, a
+// uint32 flags word (bit 0: a PAIRS table follows, bit 1: a network follows), the PAIRS table when flagged, then
+// the network: uint32 NET_WIDTH, the rows (NET_KINGS x count x NET_WIDTH int16), the bias (NET_WIDTH int32), the
+// output weights (2 x NET_WIDTH int16) and the output bias (int32). Weights without a network are written as
+// formats 1 and 2, as before it.
+//
 // With base 1 the tables are a learned correction on top of the hand-written evaluation (eval/evaluate.h), which
 // keeps what KP cannot express (king safety from attack maps, mobility); all-zero tables then play exactly as the
 // hand-written evaluation does.
@@ -29,8 +35,10 @@
 #include <expected>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "eval/net.h"
 #include "eval/value.h"
 #include "rules/position.h"
 
@@ -58,6 +66,9 @@ Square turned_king(const Position& pos, Color side);
 // The left-right mirror of a square and of a feature (hand features stay): the evaluation is mirror-symmetric.
 constexpr Square mirror(Square s) { return make_square(File(8 - file_of(s)), rank_of(s)); }
 int mirror_feature(int feature);
+// The one (king, feature) of a pair and its mirror image that the trainers keep (the other reads the same weight): the
+// king on files 1-5 of its turned board, and on file 5 the lesser feature.
+std::pair<Square, int> canonical_king_feature(Square king, int feature);
 
 // The king zone of the pair terms: (file, rank) offsets from the king on its side's turned board, where that side
 // plays towards rank 1: the three squares two ahead, the two beside and three in front, the three behind.
@@ -97,11 +108,16 @@ struct Weights {
   std::vector<int16_t> p;   // FEATURES
   std::vector<int16_t> kp;  // SQ_NB x FEATURES
   std::vector<int16_t> pairs;  // PAIR_FEATURES, or empty: no pair terms (a format 1 file)
+  Net net;                     // rows empty: no network (formats 1 and 2)
   Weights() : p(FEATURES, 0), kp(size_t(SQ_NB) * FEATURES, 0) {}
   // Any other size of `pairs` is a programming error (a file's table always has PAIR_FEATURES entries).
   bool has_pairs() const {
     assert(pairs.empty() || pairs.size() == size_t(PAIR_FEATURES));
     return !pairs.empty();
+  }
+  bool has_net() const {
+    assert(net.rows.empty() || net.rows.size() == size_t(NET_KINGS) * FEATURES * NET_WIDTH);
+    return !net.rows.empty();
   }
   int16_t& at(Square king, int feature) { return kp[size_t(king) * FEATURES + size_t(feature)]; }
   int16_t at(Square king, int feature) const { return kp[size_t(king) * FEATURES + size_t(feature)]; }
@@ -114,11 +130,18 @@ std::string weights_to_bytes(const Weights& w);
 std::expected<void, std::string> save_weights(const Weights& w, const std::string& path);
 
 // Both sides' sums for one position, kept by the search beside its stack so that a move costs a few table reads
-// instead of a sum over every piece. `key` is the position's key: an accumulator is valid only for it.
+// instead of a sum over every piece. `key` is the position's key: an accumulator is valid only for it. The network's
+// sums are kept only for weights that have one (zero otherwise).
 struct Accumulator {
   int32_t sum[COLOR_NB] = {0, 0};
+  alignas(32) NetSums net[COLOR_NB] = {};
   Key key = 0;
 };
+// Whether two accumulators hold the same sums (the key aside).
+inline bool same_sums(const Accumulator& a, const Accumulator& b) {
+  return a.sum[BLACK] == b.sum[BLACK] && a.sum[WHITE] == b.sum[WHITE] && a.net[BLACK] == b.net[BLACK] &&
+         a.net[WHITE] == b.net[WHITE];
+}
 // One side's sum for each square its king has stood on, with the pieces and hands it was made from (Stockfish's
 // "Finny tables"): when that side's sum must be made afresh (its king moved, or no parent accumulator), only the
 // features that differ from the last position with the king on that square are read, a few instead of forty.
@@ -127,14 +150,15 @@ class RefreshCache {
  public:
   RefreshCache() { clear(); }
   void clear();
-  // Exactly side_sum(w, pos, side), for a side with a king.
-  int32_t side_sum(const Weights& w, const Position& pos, Color side);
+  // Exactly side_sum(w, pos, side, net), for a side with a king.
+  int32_t side_sum(const Weights& w, const Position& pos, Color side, NetSums* net = nullptr);
 
  private:
   struct Entry {
     Bitboard pieces[COLOR_NB][DRAGON + 1];  // non-king pieces by colour and type
     Hand hand[COLOR_NB];
     int32_t sum;
+    NetSums net;  // kept only for weights with a network
     bool valid;
   };
   Entry entries_[COLOR_NB][SQ_NB];  // by side and its turned king square
@@ -150,13 +174,14 @@ bool update(const Weights& w, const Position& pos, Move move, const Accumulator&
             RefreshCache* cache = nullptr);
 Value evaluate(const Weights& w, const Position& pos, const Accumulator& acc);
 
-// The sum of one side's features (its P and KP terms), in 1/WEIGHT_SCALE centipawns.
-int32_t side_sum(const Weights& w, const Position& pos, Color side);
+// The sum of one side's features (its P and KP terms), in 1/WEIGHT_SCALE centipawns; with `net` and weights that
+// have a network, that side's network sums too.
+int32_t side_sum(const Weights& w, const Position& pos, Color side, NetSums* net = nullptr);
 // The sum of one side's pair terms (0 without a PAIRS table or a king), in 1/WEIGHT_SCALE centipawns. Not kept in
 // the accumulator: a zone holds few pieces, so evaluate() reads them afresh.
 int32_t pair_sum(const Weights& w, const Position& pos, Color side);
-// The tables alone (without the base): from black's point of view, without tempo; and from the side to move's, with
-// it; in centipawns.
+// The tables and the network alone (without the base): from black's point of view, without tempo; and from the side
+// to move's, with it; in centipawns.
 Value evaluate_black(const Weights& w, const Position& pos);
 Value evaluate(const Weights& w, const Position& pos);
 

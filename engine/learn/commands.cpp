@@ -359,7 +359,7 @@ int shuffle(const std::vector<std::string>& raw, std::ostream& out, std::ostream
 
 int learn(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
   auto args = parse_args(raw, {"validation", "output", "init", "base", "epochs", "batch", "lr", "lr-decay", "lambda",
-                               "scale", "l2", "pairs", "threads", "seed"});
+                               "scale", "l2", "pairs", "net", "net-lr", "freeze-tables", "threads", "seed"});
   if (!args || args->words.empty() || !args->values.contains("output")) {
     err << "learn: "
         << (args ? "usage: learn --output WEIGHTS [--validation FILE] [--epochs N] [--lambda L] ... TRAIN..."
@@ -380,12 +380,15 @@ int learn(const std::vector<std::string>& raw, std::ostream& out, std::ostream& 
   get("seed", o.seed, 0, UINT64_MAX);
   get("lr", o.learning_rate, 1e-9, 1e6);
   get("lr-decay", o.lr_decay, 0.0, 1.0);
+  get("net-lr", o.net_learning_rate, 1e-9, 1e6);
   get("lambda", o.lambda, 0.0, 1.0);
   get("scale", o.scale, 0.0, 1e6);
   get("l2", o.l2, 0.0, 1e6);
   get.choice("base", o.base, {{"hand", kp::Base::HandWritten}, {"none", kp::Base::None}},
              "hand (tables on top of the hand-written evaluation) or none");
   get.choice("pairs", o.pairs, {{"on", true}, {"off", false}}, "on (train pair terms near the kings too) or off");
+  get.choice("net", o.net, {{"on", true}, {"off", false}}, "on (train a network beside the tables) or off");
+  get.choice("freeze-tables", o.freeze_tables, {{"on", true}, {"off", false}}, "on (only the network learns) or off");
   if (!get.error().empty()) {
     err << "learn: " << get.error() << '\n';
     return 2;

@@ -4,12 +4,14 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <ostream>
 #include <random>
 #include <thread>
 
 #include "eval/evaluate.h"
 #include "eval/hand_weights.h"
+#include "learn/net_model.h"
 
 namespace shogi::learn {
 
@@ -107,13 +109,7 @@ class Model {
       p_index_[size_t(f)] = uint32_t(P_BASE + size_t(std::min(f, kp::mirror_feature(f))));
     for (int k = 0; k < SQ_NB; ++k)
       for (int f = 0; f < kp::FEATURES; ++f) {
-        int ck = k, cf = f;
-        if (file_of(Square(k)) > FILE_5) {
-          ck = kp::mirror(Square(k));
-          cf = kp::mirror_feature(f);
-        } else if (file_of(Square(k)) == FILE_5) {
-          cf = std::min(f, kp::mirror_feature(f));
-        }
+        const auto [ck, cf] = kp::canonical_king_feature(Square(k), f);
         kp_index_[size_t(k) * kp::FEATURES + size_t(f)] = uint32_t(KP_BASE + size_t(ck) * kp::FEATURES + size_t(cf));
       }
   }
@@ -121,6 +117,11 @@ class Model {
   // With pair terms the model trains (and writes) a PAIRS table too; without, those parameters stay unused.
   void enable_pairs() { pairs_ = true; }
   bool has_pairs() const { return pairs_; }
+  // With a network the model trains (and writes) one beside the tables.
+  void enable_net(uint64_t seed) {
+    if (!net_) net_ = std::make_unique<NetModel>(seed);
+  }
+  NetModel* net() const { return net_.get(); }
   // A pair and its mirror image are one parameter.
   size_t pair_param(int pair) const { return pair_index_[size_t(pair)]; }
 
@@ -173,6 +174,11 @@ class Model {
     for (size_t i = 0; i < params_.size(); ++i)
       if (count[i] > 1) params_[i] /= float(count[i]);
     params_[TEMPO] = float(w.tempo) / kp::WEIGHT_SCALE;
+    net_.reset();
+    if (w.has_net()) {
+      net_ = std::make_unique<NetModel>(0);
+      net_->init_from(w.net);
+    }
   }
 
   kp::Weights export_weights() const {
@@ -188,13 +194,15 @@ class Model {
       w.pairs.assign(kp::PAIR_FEATURES, 0);
       for (int pair : kp::slot_ordered_pairs()) w.pairs[size_t(pair)] = q(params_[pair_param(pair)]);
     }
+    if (net_) w.net = net_->export_net();
     return w;
   }
 
   kp::Base base() const { return base_; }
 
-  // The tables' evaluation from the side to move's view, in centipawns (without the base).
-  double eval(const Sample& s) const {
+  // The tables' and the network's evaluation from the side to move's view, in centipawns (without the base);
+  // `sums` keeps the network's sums for add_gradient.
+  double eval(const Sample& s, NetModel::Sums& sums) const {
     double v = 0;
     for (int c = 0; c < 2; ++c) {
       double side = 0;
@@ -208,11 +216,16 @@ class Model {
         for (int i = 0; i < s.pair_count[c]; ++i) side += params_[pair_param(s.pairs[c][i])];
       v += c == BLACK ? side : -side;
     }
-    return (s.side_to_move == BLACK ? v : -v) + params_[TEMPO];
+    v = (s.side_to_move == BLACK ? v : -v) + params_[TEMPO];
+    if (net_) v += net_->forward(view(s, s.side_to_move), view(s, ~s.side_to_move), sums);
+    return v;
   }
 
-  // Adds d(loss)/d(eval from the side to move) = g to the gradient of every parameter the sample uses.
-  void add_gradient(const Sample& s, double g, std::vector<float>& grad) const {
+  // Adds d(loss)/d(eval from the side to move) = g to the gradient of every parameter the sample uses: the
+  // tables' to `grad`, the network's to `net_grad` (from the sums eval() kept).
+  void add_gradient(const Sample& s, double g, const NetModel::Sums& sums, std::vector<float>& grad,
+                    std::vector<float>& net_grad) const {
+    if (net_) net_->backward(view(s, s.side_to_move), view(s, ~s.side_to_move), sums, g, net_grad);
     const double gb = s.side_to_move == BLACK ? g : -g;  // d(loss)/d(eval from black)
     for (int c = 0; c < 2; ++c) {
       const float gs = float(c == BLACK ? gb : -gb);
@@ -231,10 +244,13 @@ class Model {
   std::vector<float>& params() { return params_; }
 
  private:
+  static SideView view(const Sample& s, Color c) { return {s.features[c], s.count, s.king[c]}; }
+
   std::vector<float> params_;
   std::vector<uint32_t> p_index_, kp_index_, pair_index_;
   kp::Base base_ = kp::Base::None;
   bool pairs_ = false;
+  std::unique_ptr<NetModel> net_;
 };
 
 // The base evaluation of every record from black's view (empty without a base), computed once: it does not change
@@ -270,8 +286,8 @@ std::expected<std::vector<float>, std::string> base_values(kp::Base base, const 
 }
 
 // The model's evaluation of record i from the side to move's view: the tables plus the base.
-double full_eval(const Model& m, const Sample& s, const std::vector<float>& base, size_t i) {
-  double v = m.eval(s);
+double full_eval(const Model& m, const Sample& s, const std::vector<float>& base, size_t i, NetModel::Sums& sums) {
+  double v = m.eval(s, sums);
   if (!base.empty()) v += s.side_to_move == BLACK ? base[i] : -base[i];
   return v;
 }
@@ -287,9 +303,11 @@ double mean_loss(const Model& m, const std::vector<TrainingRecord>& records, con
     pool.emplace_back([&, t] {
       const size_t begin = size_t(t) * chunk, end = std::min(records.size(), begin + chunk);
       Sample s;
+      NetModel::Sums net_sums;
       for (size_t i = begin; i < end; ++i) {
         decode(records[i], s, m.has_pairs());
-        sums[size_t(t)] += cross_entropy(sigmoid(full_eval(m, s, base, i) / scale), target(records[i], scale, lambda));
+        sums[size_t(t)] +=
+            cross_entropy(sigmoid(full_eval(m, s, base, i, net_sums) / scale), target(records[i], scale, lambda));
       }
     });
   for (auto& th : pool) th.join();
@@ -357,6 +375,7 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
     return std::unexpected("epochs, batch and threads must be positive");
   if (!(o.lambda >= 0 && o.lambda <= 1)) return std::unexpected("lambda must be from 0 to 1");
   if (!(o.learning_rate > 0)) return std::unexpected("the learning rate must be positive");
+  if (!(o.net_learning_rate > 0)) return std::unexpected("the network's learning rate must be positive");
 
   auto train_set = load_records(o.train);
   if (!train_set) return std::unexpected(train_set.error());
@@ -380,6 +399,8 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
     model.init_from(**w);
   }
   if (o.pairs) model.enable_pairs();
+  if (o.net) model.enable_net(o.seed);
+  if (o.freeze_tables && !model.net()) return std::unexpected("frozen tables and no network: nothing would learn");
 
   auto train_base = base_values(model.base(), *train_set, o.threads);
   if (!train_base) return std::unexpected("training data: " + train_base.error());
@@ -401,7 +422,9 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
   log << "learn: " << summary.train_positions << " training positions, " << summary.validation_positions
       << " validation positions; "
       << (model.base() == kp::Base::HandWritten ? "tables on top of the hand-written evaluation" : "tables alone")
-      << (model.has_pairs() ? ", with pair terms near the kings" : "") << "; scale K = " << k << " cp"
+      << (model.has_pairs() ? ", with pair terms near the kings" : "")
+      << (model.net() ? ", with a network " + std::to_string(kp::NET_WIDTH) + " wide" : "")
+      << (o.freeze_tables ? " (the tables frozen)" : "") << "; scale K = " << k << " cp"
       << (o.scale > 0 ? "" : " (fitted)") << ", lambda " << o.lambda << std::endl;
   log << "learn: validation loss at the start " << summary.initial_validation_loss
       << "; with the search's own scores as the evaluation it would be " << summary.score_only_validation_loss
@@ -410,13 +433,18 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
   std::vector<float>& params = model.params();
   std::vector<float> m1(params.size(), 0), m2(params.size(), 0);
   std::vector<std::vector<float>> grads(size_t(o.threads), std::vector<float>(params.size(), 0));
+  // The network's parameters, moments and gradients (empty without one).
+  std::vector<float> empty;
+  std::vector<float>& net_params = model.net() ? model.net()->params() : empty;
+  std::vector<float> net_m1(net_params.size(), 0), net_m2(net_params.size(), 0);
+  std::vector<std::vector<float>> net_grads(size_t(o.threads), std::vector<float>(net_params.size(), 0));
   std::vector<double> losses(size_t(o.threads));
   std::vector<uint32_t> order(train_set->size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = uint32_t(i);
   std::mt19937_64 rng(o.seed);
   const double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
   uint64_t step = 0;
-  double lr = o.learning_rate;
+  double lr = o.learning_rate, net_lr = o.net_learning_rate;
 
   for (int epoch = 1; epoch <= o.epochs; ++epoch) {
     std::shuffle(order.begin(), order.end(), rng);
@@ -429,22 +457,28 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
         pool.emplace_back([&, t] {
           std::vector<float>& g = grads[size_t(t)];
           std::fill(g.begin(), g.end(), 0.0f);
+          std::vector<float>& net_g = net_grads[size_t(t)];
+          std::fill(net_g.begin(), net_g.end(), 0.0f);
           double loss = 0;
           Sample s;
+          NetModel::Sums sums;
           const size_t from = begin + size_t(t) * chunk, to = std::min(end, from + chunk);
           for (size_t i = from; i < to; ++i) {
             const TrainingRecord& r = (*train_set)[order[i]];
             decode(r, s, model.has_pairs());
-            const double p = sigmoid(full_eval(model, s, *train_base, order[i]) / k), tgt = target(r, k, o.lambda);
+            const double p = sigmoid(full_eval(model, s, *train_base, order[i], sums) / k),
+                         tgt = target(r, k, o.lambda);
             loss += cross_entropy(p, tgt);
             // d(cross-entropy)/d(eval) for a sigmoid output is (p - target) / K.
-            model.add_gradient(s, (p - tgt) / k, g);
+            model.add_gradient(s, (p - tgt) / k, sums, g, net_g);
           }
           losses[size_t(t)] = loss;
         });
       for (auto& th : pool) th.join();
-      for (int t = 1; t < o.threads; ++t)
+      for (int t = 1; t < o.threads; ++t) {
         for (size_t i = 0; i < params.size(); ++i) grads[0][i] += grads[size_t(t)][i];
+        for (size_t i = 0; i < net_params.size(); ++i) net_grads[0][i] += net_grads[size_t(t)][i];
+      }
       for (double l : losses) epoch_loss += l;
 
       // Adam on the batch's mean gradient. Parameters no sample of the batch touched have a zero gradient; their
@@ -455,13 +489,20 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
       // The weight decay is decoupled from the gradient (AdamW): added to the gradient, Adam would scale it up to
       // a full step for every weight the batch's records do not touch, and pull them all to zero within an epoch.
       const float decay = float(o.l2 * lr / o.learning_rate);
-      for (size_t i = 0; i < params.size(); ++i) {
+      for (size_t i = 0; i < (o.freeze_tables ? 0 : params.size()); ++i) {
         const double g = grads[0][i] / n;
         if (decay > 0 && i >= Model::KP_BASE && i < Model::TEMPO) params[i] -= decay * params[i];
         if (g == 0 && m1[i] == 0 && m2[i] == 0) continue;
         m1[i] = float(beta1 * m1[i] + (1 - beta1) * g);
         m2[i] = float(beta2 * m2[i] + (1 - beta2) * g * g);
         params[i] -= float(lr * (m1[i] / c1) / (std::sqrt(m2[i] / c2) + epsilon));
+      }
+      for (size_t i = 0; i < net_params.size(); ++i) {
+        const double g = net_grads[0][i] / n;
+        if (g == 0 && net_m1[i] == 0 && net_m2[i] == 0) continue;
+        net_m1[i] = float(beta1 * net_m1[i] + (1 - beta1) * g);
+        net_m2[i] = float(beta2 * net_m2[i] + (1 - beta2) * g * g);
+        net_params[i] -= float(net_lr * (net_m1[i] / c1) / (std::sqrt(net_m2[i] / c2) + epsilon));
       }
     }
     EpochReport report;
@@ -475,6 +516,7 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
                       report.validation_loss < summary.epochs[size_t(summary.best_epoch - 1)].validation_loss;
     log << "learn: epoch " << epoch << ": training loss " << report.train_loss << ", validation loss "
         << report.validation_loss << ", step size " << lr << " cp"
+        << (model.net() ? " (the network's " + std::to_string(net_lr) + ")" : "")
         << (best ? "" : "; not better than epoch " + std::to_string(summary.best_epoch) + ", whose weights stay")
         << std::endl;
     if (best) {
@@ -482,6 +524,7 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
       if (auto r = kp::save_weights(model.export_weights(), o.output); !r) return std::unexpected(r.error());
     }
     lr *= o.lr_decay;
+    net_lr *= o.lr_decay;
   }
   return summary;
 }

@@ -1,9 +1,10 @@
 #pragma once
-// Trains the KP evaluation (eval/kp.h) on gensfen records with the "elmo" loss: the evaluation's win
-// probability sigmoid(eval / K) is fitted by cross-entropy to a target that mixes the search's own prediction
-// sigmoid(score / K) (weight lambda) with the game's result (weight 1 - lambda). Adam on minibatches, with the
-// board's left-right mirror symmetry built in (a weight and its mirror are one parameter). Deterministic for a seed
-// and a thread count: batches are shuffled by the seed and the threads' gradients are added in a fixed order.
+// Trains the KP evaluation (eval/kp.h), and the network beside it when asked (learn/net_model.h), on gensfen
+// records with the "elmo" loss: the evaluation's win probability sigmoid(eval / K) is fitted by cross-entropy to a
+// target that mixes the search's own prediction sigmoid(score / K) (weight lambda) with the game's result (weight
+// 1 - lambda). Adam on minibatches, with the board's left-right mirror symmetry built in (a weight and its mirror
+// are one parameter). Deterministic for a seed and a thread count: batches are shuffled by the seed and the threads'
+// gradients are added in a fixed order.
 
 #include <cstdint>
 #include <expected>
@@ -37,6 +38,12 @@ struct TrainOptions {
   // Train pair terms near the kings too (kp.h's PAIRS table, written as a format 2 file), starting from zero. Weights
   // from `init` that have them keep training them either way. `l2` does not decay them.
   bool pairs = false;
+  // Train a network beside the tables too (eval/net.h, a format 3 file), from small random rows and a zero output;
+  // weights from `init` that have one keep training it either way. Its Adam step size is in its own units (a row's
+  // 1.0 saturates a unit), decayed by lr_decay as the tables' is.
+  bool net = false;
+  double net_learning_rate = 0.0005;
+  bool freeze_tables = false;  // only the network learns: the tables, pairs and tempo stay as `init` has them
   int threads = 1;
   uint64_t seed = 1;
 };

@@ -311,7 +311,7 @@ void Worker::update_accumulator(const kp::Weights& w, const Position& pos, Stack
     kp::refresh(w, pos, full);
     ++g_checked;
     g_checked_incremental += incremental;
-    g_check_mismatches += full.sum[BLACK] != acc.sum[BLACK] || full.sum[WHITE] != acc.sum[WHITE];
+    g_check_mismatches += !kp::same_sums(full, acc);
   }
 }
 

@@ -27,8 +27,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Random weights (with pair terms unless `pairs` is false); mirror images made equal when `symmetric`.
-kp::Weights random_weights(uint64_t seed, bool symmetric, bool pairs = true) {
+// Random weights (with pair terms unless `pairs` is false, and a network when `net`); mirror images made equal when
+// `symmetric`.
+kp::Weights random_weights(uint64_t seed, bool symmetric, bool pairs = true, bool net = false) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<int> d(-400, 400);
   kp::Weights w;
@@ -47,15 +48,34 @@ kp::Weights random_weights(uint64_t seed, bool symmetric, bool pairs = true) {
     for (int k = 0; k < SQ_NB; ++k)
       for (int f = 0; f < kp::FEATURES; ++f) w.at(kp::mirror(Square(k)), kp::mirror_feature(f)) = w.at(Square(k), f);
   }
+  if (net) {
+    // Rows of an eighth of a unit: a side's forty-odd pieces leave some units inside [0, ONE] and some clamped.
+    std::uniform_int_distribution<int> row(-kp::NET_ONE / 8, kp::NET_ONE / 8), unit(0, kp::NET_ONE);
+    w.net.rows.resize(size_t(kp::NET_KINGS) * kp::FEATURES * kp::NET_WIDTH);
+    for (auto& v : w.net.rows) v = int16_t(row(rng));
+    for (auto& v : w.net.bias) v = unit(rng) - kp::NET_ONE / 2;
+    for (auto& v : w.net.out) v = int16_t(d(rng) * 4);
+    w.net.out_bias = d(rng);
+    if (symmetric) {
+      auto at = [&](int k, int f) { return &w.net.rows[(size_t(k) * kp::FEATURES + size_t(f)) * kp::NET_WIDTH]; };
+      for (int k = 0; k < kp::NET_KINGS; ++k)
+        for (int f = 0; f < kp::FEATURES; ++f) {
+          const int mk = k == kp::NO_KING ? k : kp::mirror(Square(k));
+          std::copy_n(at(k, f), kp::NET_WIDTH, at(mk, kp::mirror_feature(f)));
+        }
+    }
+  }
   return w;
 }
 
-// Symmetric random tables, small enough to keep a search sane, on top of the hand-written evaluation.
-std::shared_ptr<const kp::Weights> searchable_weights(uint64_t seed) {
-  kp::Weights w = random_weights(seed, true);
+// Symmetric random tables (and a network with `net`), small enough to keep a search sane, on top of the
+// hand-written evaluation.
+std::shared_ptr<const kp::Weights> searchable_weights(uint64_t seed, bool net = false) {
+  kp::Weights w = random_weights(seed, true, true, net);
   for (auto& v : w.p) v = int16_t(v / 8);
   for (auto& v : w.kp) v = int16_t(v / 8);
   for (auto& v : w.pairs) v = int16_t(v / 8);
+  for (auto& v : w.net.out) v = int16_t(v / 8);
   w.base = kp::Base::HandWritten;
   return std::make_shared<const kp::Weights>(w);
 }
@@ -123,9 +143,11 @@ TEST_CASE("KP features: every piece one distinct index in range, seen from each 
   CHECK(kp::mirror_feature(kp::hand_feature(WHITE, BLACK, ROOK, 1)) == kp::hand_feature(WHITE, BLACK, ROOK, 1));
 }
 
-TEST_CASE("KP: the incremental update equals a full recomputation along random games") {
-  Position::init();
-  const kp::Weights w = random_weights(1, false);
+namespace {
+
+// Plays random games with w and checks every incremental update (plain and through a refresh cache) against a full
+// recomputation.
+void check_incremental_updates(const kp::Weights& w) {
   std::mt19937_64 rng(11);
   int moves = 0, drops = 0, captures = 0, promotions = 0, king_moves = 0, cached = 0;
   // Kept across games, so that its entries are also brought up to date from unrelated positions.
@@ -155,15 +177,15 @@ TEST_CASE("KP: the incremental update equals a full recomputation along random g
         REQUIRE(kp::update(w, g.position(), m, acc, next));
         kp::refresh(w, g.position(), full);
         INFO(g.position().sfen(), " after ", int(m));
-        REQUIRE(next.sum[BLACK] == full.sum[BLACK]);
-        REQUIRE(next.sum[WHITE] == full.sum[WHITE]);
+        REQUIRE(kp::same_sums(next, full));
         // The refresh cache gives the same sums, whatever positions its entries were made from.
         REQUIRE(kp::update(w, g.position(), m, acc, through_cache, cache.get()));
-        REQUIRE(through_cache.sum[BLACK] == full.sum[BLACK]);
-        REQUIRE(through_cache.sum[WHITE] == full.sum[WHITE]);
+        REQUIRE(kp::same_sums(through_cache, full));
         for (Color side : {BLACK, WHITE})
           if (g.position().has_king(side)) {
-            REQUIRE(cache->side_sum(w, g.position(), side) == full.sum[side]);
+            kp::NetSums net{};
+            REQUIRE(cache->side_sum(w, g.position(), side, &net) == full.sum[side]);
+            if (w.has_net()) REQUIRE(net == full.net[side]);
             ++cached;
           }
         CHECK(next.key == g.position().key());
@@ -188,34 +210,61 @@ TEST_CASE("KP: the incremental update equals a full recomputation along random g
   kp::refresh(w, pos, a);
   pos.do_null_move(st2);
   REQUIRE(kp::update(w, pos, MOVE_NULL, a, b));
-  CHECK(b.sum[BLACK] == a.sum[BLACK]);
+  CHECK(kp::same_sums(b, a));
   CHECK(b.key == pos.key());
   CHECK_FALSE(kp::update(w, pos, MOVE_NONE, a, b));
 }
 
+}  // namespace
+
+TEST_CASE("KP: the incremental update equals a full recomputation along random games") {
+  Position::init();
+  check_incremental_updates(random_weights(1, false));
+}
+
+TEST_CASE("the network's sums: the incremental update equals a full recomputation along random games") {
+  Position::init();
+  const kp::Weights w = random_weights(1, false, true, true);
+  check_incremental_updates(w);
+  // The network's sums take part: a position's network sums differ from the bias alone, and the output is not zero.
+  Position pos;
+  StateInfo st;
+  REQUIRE(pos.set(std::string(START_SFEN), &st));
+  kp::Accumulator acc;
+  kp::refresh(w, pos, acc);
+  CHECK(acc.net[BLACK] != w.net.bias);
+  kp::Weights without = w;
+  without.net = {};
+  CHECK(kp::evaluate(w, pos) != kp::evaluate(without, pos));
+}
+
 TEST_CASE("KP: a colour flip negates the evaluation exactly; symmetric weights see a mirrored board the same") {
   Position::init();
-  const kp::Weights any = random_weights(2, false), symmetric = random_weights(3, true);
-  std::mt19937_64 rng(5);
   int checked = 0;
-  for (const char* start : STARTS) {
-    GameRecord g;
-    REQUIRE(g.start(start, PieceLimits::Relaxed));
-    for (int ply = 0; ply < 60; ++ply) {
-      const Position& pos = g.position();
-      Position flipped, mirrored;
-      StateInfo s1, s2;
-      REQUIRE(flipped.set(pos.flipped_sfen(), &s1, PieceLimits::Relaxed));
-      REQUIRE(mirrored.set(mirrored_sfen(pos), &s2, PieceLimits::Relaxed));
-      CHECK(kp::evaluate_black(any, flipped) == -kp::evaluate_black(any, pos));
-      CHECK(kp::evaluate_black(symmetric, mirrored) == kp::evaluate_black(symmetric, pos));
-      ++checked;
-      MoveList<LEGAL> list(pos);
-      if (list.size() == 0) break;
-      g.play(list.begin()[std::uniform_int_distribution<size_t>(0, list.size() - 1)(rng)]);
+  for (bool with_net : {false, true}) {
+    CAPTURE(with_net);
+    const kp::Weights any = random_weights(2, false, true, with_net),
+                      symmetric = random_weights(3, true, true, with_net);
+    std::mt19937_64 rng(5);
+    for (const char* start : STARTS) {
+      GameRecord g;
+      REQUIRE(g.start(start, PieceLimits::Relaxed));
+      for (int ply = 0; ply < 60; ++ply) {
+        const Position& pos = g.position();
+        Position flipped, mirrored;
+        StateInfo s1, s2;
+        REQUIRE(flipped.set(pos.flipped_sfen(), &s1, PieceLimits::Relaxed));
+        REQUIRE(mirrored.set(mirrored_sfen(pos), &s2, PieceLimits::Relaxed));
+        CHECK(kp::evaluate_black(any, flipped) == -kp::evaluate_black(any, pos));
+        CHECK(kp::evaluate_black(symmetric, mirrored) == kp::evaluate_black(symmetric, pos));
+        ++checked;
+        MoveList<LEGAL> list(pos);
+        if (list.size() == 0) break;
+        g.play(list.begin()[std::uniform_int_distribution<size_t>(0, list.size() - 1)(rng)]);
+      }
     }
   }
-  CHECK(checked > 200);
+  CHECK(checked > 400);
 }
 
 TEST_CASE("pair terms: the zone's pieces counted from the board agree with pair_sum; a mirrored pair is its image") {
@@ -347,6 +396,38 @@ TEST_CASE("KP weights file: round trip, and every kind of bad file refused with 
   unknown_base.base = kp::Base(9);
   expect_error(kp::weights_to_bytes(unknown_base), "unknown base");
 
+  // A network makes a format 3 file, with or without pair terms; its flags, width and size are checked.
+  for (bool pairs : {true, false}) {
+    CAPTURE(pairs);
+    const kp::Weights wn = random_weights(5, false, pairs, true);
+    const std::string bytes3 = kp::weights_to_bytes(wn);
+    CHECK(bytes3.substr(0, 8) == "SAKPEV3\n");
+    auto back3 = kp::weights_from_bytes(bytes3);
+    REQUIRE_MESSAGE(back3, (back3 ? "" : back3.error()));
+    CHECK((*back3)->kp == wn.kp);
+    CHECK((*back3)->pairs == wn.pairs);
+    CHECK((*back3)->net.rows == wn.net.rows);
+    CHECK((*back3)->net.bias == wn.net.bias);
+    CHECK((*back3)->net.out == wn.net.out);
+    CHECK((*back3)->net.out_bias == wn.net.out_bias);
+    CHECK(kp::weights_to_bytes(**back3) == bytes3);
+    expect_error(bytes3.substr(0, bytes3.size() - 2), "truncated");
+    expect_error(bytes3 + "x", "padded");
+    std::string damaged3 = bytes3;
+    damaged3[bytes3.size() - 20] ^= 1;
+    expect_error(damaged3, "checksum");
+    const size_t flags_at = 24 + 2 * size_t(kp::FEATURES) * (1 + SQ_NB);
+    std::string unknown_flags = bytes3;
+    unknown_flags[flags_at] |= 4;
+    expect_error(unknown_flags, "unknown flags");
+    std::string other_width = bytes3;
+    other_width[flags_at + 4 + (pairs ? 2 * size_t(kp::PAIR_FEATURES) : 0)] = 8;
+    expect_error(other_width, "8 wide");
+    std::string no_net = bytes3;  // format 3 always holds a network
+    no_net[flags_at] &= ~2;
+    expect_error(no_net, "unknown flags");
+  }
+
   auto missing = kp::load_weights((dir / "missing.bin").string());
   REQUIRE_FALSE(missing);
   CHECK(missing.error().find("missing.bin: cannot open") != std::string::npos);
@@ -377,24 +458,27 @@ TEST_CASE("evaluate() uses the learned weights it is given, and the hand-written
 
 TEST_CASE("the search's accumulators equal a full recomputation at every evaluation") {
   Position::init();
-  set_accumulator_check(true);
-  Engine engine;
-  engine.set_eval_weights(searchable_weights(8));
-  engine.set_hash_size(8);
-  SearchCallbacks cb;
-  engine.set_callbacks(cb);
-  search_each(engine,
-              {"startpos moves 7g7f 3c3d 8h2b+ 3a2b",
-               "sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
-               "sfen 4k4/9/9/9/9/9/9/9/4K4 b 2P20p 1"},
-              30000);
-  const AccumulatorCheck check = accumulator_check();
-  set_accumulator_check(false);
-  CHECK(check.mismatches == 0);
-  CHECK(check.computed > 10000);
-  // Nearly every accumulator comes from the parent's sums, not from scratch.
-  CHECK(check.incremental * 10 > check.computed * 9);
-  MESSAGE("accumulators computed ", check.computed, ", from the parent's ", check.incremental);
+  for (bool with_net : {false, true}) {
+    CAPTURE(with_net);
+    set_accumulator_check(true);
+    Engine engine;
+    engine.set_eval_weights(searchable_weights(8, with_net));
+    engine.set_hash_size(8);
+    SearchCallbacks cb;
+    engine.set_callbacks(cb);
+    search_each(engine,
+                {"startpos moves 7g7f 3c3d 8h2b+ 3a2b",
+                 "sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+                 "sfen 4k4/9/9/9/9/9/9/9/4K4 b 2P20p 1"},
+                30000);
+    const AccumulatorCheck check = accumulator_check();
+    set_accumulator_check(false);
+    CHECK(check.mismatches == 0);
+    CHECK(check.computed > 10000);
+    // Nearly every accumulator comes from the parent's sums, not from scratch.
+    CHECK(check.incremental * 10 > check.computed * 9);
+    MESSAGE("accumulators computed ", check.computed, ", from the parent's ", check.incremental);
+  }
 }
 
 TEST_CASE("an engine whose weights change between searches sums with the new ones, never with cached old sums") {

@@ -195,17 +195,22 @@ TEST_CASE("a weight no record touches keeps its value: the decay does not go thr
 }
 
 // The engine's loss on records: its evaluate() with the given weights against the elmo target.
-double engine_loss(const std::vector<TrainingRecord>& records, double scale, const kp::Weights* weights) {
+double engine_loss_lambda(const std::vector<TrainingRecord>& records, double scale, const kp::Weights* weights,
+                          double lambda) {
   double sum = 0;
   for (const TrainingRecord& r : records) {
     Position pos;
     StateInfo st;
     REQUIRE(pos.set(*record_sfen(r), &st, PieceLimits::Relaxed));
     const double p = 1 / (1 + std::exp(-evaluate(pos, weights) / scale));
-    const double t = 0.5 / (1 + std::exp(-r.score / scale)) + 0.5 * (r.result + 1) / 2;
+    const double t = lambda / (1 + std::exp(-r.score / scale)) + (1 - lambda) * (r.result + 1) / 2;
     sum -= t * std::log(p) + (1 - t) * std::log(1 - p);
   }
   return sum / double(records.size());
+}
+
+double engine_loss(const std::vector<TrainingRecord>& records, double scale, const kp::Weights* weights) {
+  return engine_loss_lambda(records, scale, weights, 0.5);
 }
 
 TEST_CASE(
@@ -288,6 +293,72 @@ TEST_CASE("pair terms: the trainer reads a record's king zones as the engine doe
   CHECK((*w2)->kp == (*w)->kp);
 }
 
+TEST_CASE("a network beside the tables: the engine agrees with the trainer, it learns, stays mirrored, trains on") {
+  Data& d = data();
+  auto validation = read_record_file(d.validation);
+  REQUIRE(validation);
+  // Frozen zero tables on the hand-written evaluation: whatever the loss gains, the network gained.
+  TrainOptions o = short_run(d, "net.bin", 3, 256);
+  o.net = true;
+  o.freeze_tables = true;
+  o.net_learning_rate = 0.002;
+  o.lambda = 1;  // the scores, which a few hundred games can teach
+  o.scale = 600;
+  o.threads = 2;
+  std::ostringstream log;
+  auto s = train(o, log);
+  REQUIRE_MESSAGE(s, (s ? "" : s.error()));
+  INFO(log.str());
+  CHECK(log.str().find("with a network 16 wide (the tables frozen)") != std::string::npos);
+  // The network starts at zero: the loss at the start is the hand-written evaluation's.
+  CHECK(s->initial_validation_loss == doctest::Approx(engine_loss_lambda(*validation, 600, nullptr, 1)).epsilon(0.001));
+  const double best = s->epochs[size_t(s->best_epoch - 1)].validation_loss;
+  CHECK(best < s->initial_validation_loss - 0.001);
+
+  auto w = kp::load_weights(o.output);
+  REQUIRE(w);
+  REQUIRE((*w)->has_net());
+  CHECK(kp::weights_to_bytes(**w).substr(0, 8) == "SAKPEV3\n");
+  CHECK((*w)->kp == kp::Weights().kp);  // frozen
+  // The engine's integer network gives the trainer's loss, quantisation aside.
+  CHECK(engine_loss_lambda(*validation, 600, w->get(), 1) == doctest::Approx(best).epsilon(0.001));
+  const kp::Net& net = (*w)->net;
+  auto row = [&](int k, int f) { return &net.rows[(size_t(k) * kp::FEATURES + size_t(f)) * kp::NET_WIDTH]; };
+  int asymmetric = 0, moved = 0;
+  for (int k = 0; k < kp::NET_KINGS; ++k)
+    for (int f = 0; f < kp::FEATURES; ++f) {
+      const int mk = k == kp::NO_KING ? k : kp::mirror(Square(k));
+      asymmetric += !std::equal(row(k, f), row(k, f) + kp::NET_WIDTH, row(mk, kp::mirror_feature(f)));
+    }
+  for (int16_t v : net.out) moved += v != 0;
+  CHECK(asymmetric == 0);
+  CHECK(moved > kp::NET_WIDTH);
+
+  // Training on from the file keeps the network without being asked; with steps too small to move a weight, it
+  // comes back exactly as it went in (rows split into their king-independent and king-relative parts and joined).
+  TrainOptions more = o;
+  more.net = false;
+  more.init = o.output;
+  more.epochs = 1;
+  more.learning_rate = more.net_learning_rate = 1e-9;
+  more.output = (d.dir / "net-more.bin").string();
+  REQUIRE(train(more, log));
+  auto w2 = kp::load_weights(more.output);
+  REQUIRE(w2);
+  REQUIRE((*w2)->has_net());
+  CHECK((*w2)->net.rows == net.rows);
+  CHECK((*w2)->net.bias == net.bias);
+  CHECK((*w2)->net.out == net.out);
+  CHECK((*w2)->net.out_bias == net.out_bias);
+
+  // Frozen tables with nothing else to learn is refused.
+  TrainOptions nothing = short_run(d, "nothing.bin", 1, 256);
+  nothing.freeze_tables = true;
+  auto refused = train(nothing, log);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().find("nothing would learn") != std::string::npos);
+}
+
 TEST_CASE("the learn command refuses bad input with one line") {
   Data& d = data();
   std::ostringstream out, err;
@@ -310,4 +381,7 @@ TEST_CASE("the learn command refuses bad input with one line") {
   CHECK(run_learn_command("learn", {"--output", (d.dir / "x.bin").string(), "--base", "kp", d.train}, out5, err5) ==
         2);
   CHECK(err5.str() == "learn: --base 'kp': expected hand (tables on top of the hand-written evaluation) or none\n");
+  std::ostringstream out6, err6;
+  CHECK(run_learn_command("learn", {"--output", (d.dir / "x.bin").string(), "--net", "16", d.train}, out6, err6) == 2);
+  CHECK(err6.str() == "learn: --net '16': expected on (train a network beside the tables) or off\n");
 }
