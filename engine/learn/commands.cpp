@@ -276,11 +276,11 @@ int rescore(const std::vector<std::string>& raw, std::ostream& out, std::ostream
 }
 
 int shuffle(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
-  auto args = parse_args(raw, {"train", "validation", "validation-fraction", "seed", "dedup"});
+  auto args = parse_args(raw, {"train", "validation", "validation-fraction", "seed", "dedup", "exclude"});
   if (!args || args->words.empty() || !args->values.contains("train") || !args->values.contains("validation")) {
     err << "shuffle: "
         << (args ? "usage: shuffle --train FILE --validation FILE [--validation-fraction F] [--seed S] "
-                   "[--dedup on|off] INPUT..."
+                   "[--dedup on|off] [--exclude FILE] INPUT..."
                  : args.error())
         << '\n';
     return 2;
@@ -295,6 +295,21 @@ int shuffle(const std::vector<std::string>& raw, std::ostream& out, std::ostream
   if (!get.error().empty()) {
     err << "shuffle: " << get.error() << '\n';
     return 2;
+  }
+  // --exclude: the positions of another record file (a validation set made before) are left out, so that records
+  // added to a training set later cannot hold what that set validates.
+  auto position_hash = [](const TrainingRecord& r) {
+    return std::hash<std::string_view>{}(
+        std::string_view(reinterpret_cast<const char*>(r.position.data()), r.position.size()));
+  };
+  std::unordered_set<uint64_t> excluded;
+  if (args->values.contains("exclude")) {
+    auto records = read_record_file(args->values.at("exclude"));
+    if (!records) {
+      err << "shuffle: --exclude " << records.error() << '\n';
+      return 1;
+    }
+    for (const TrainingRecord& r : *records) excluded.insert(position_hash(r));
   }
   std::vector<TrainingRecord> all;
   for (const std::string& path : args->words) {
@@ -324,17 +339,17 @@ int shuffle(const std::vector<std::string>& raw, std::ostream& out, std::ostream
   // from one opening suite repeat their early positions). 64-bit hashes: a false match among 10^8 positions is
   // about one chance in 3,700.
   std::unordered_set<uint64_t> seen;
-  size_t repeated = 0;
+  size_t repeated = 0, left_out = 0;
   for (const auto& [begin, end] : games) {
     for (size_t i = begin; i < end; ++i) {
-      if (dedup) {
-        const auto& p = all[i].position;
-        if (!seen.insert(
-                     std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(p.data()), p.size())))
-                 .second) {
-          ++repeated;
-          continue;
-        }
+      const uint64_t hash = position_hash(all[i]);
+      if (excluded.contains(hash)) {
+        ++left_out;
+        continue;
+      }
+      if (dedup && !seen.insert(hash).second) {
+        ++repeated;
+        continue;
       }
       split.push_back(all[i]);
     }
@@ -353,6 +368,8 @@ int shuffle(const std::vector<std::string>& raw, std::ostream& out, std::ostream
   out << "shuffle: " << all.size() << " positions: " << all.size() - validation << " to " << args->values.at("train")
       << ", " << validation << " to " << args->values.at("validation");
   if (dedup) out << "; " << repeated << " repeated positions left out";
+  if (args->values.contains("exclude"))
+    out << "; " << left_out << " positions of " << args->values.at("exclude") << " left out";
   out << '\n';
   return 0;
 }

@@ -351,6 +351,46 @@ TEST_CASE("shuffle splits the records into train and validation by whole games, 
     }
   }
 
+  // --exclude: records added to a training set later leave out every position of a validation set made before.
+  {
+    const std::string held = (dir / "held.bin").string(), rest = (dir / "rest.bin").string(),
+                      more = (dir / "more.bin").string(), none = (dir / "none.bin").string();
+    std::ostringstream o1, e1;
+    REQUIRE_MESSAGE(run_learn_command("shuffle",
+                                      {"--train", rest, "--validation", held, "--validation-fraction", "0.3",
+                                       (dir / "a.bin").string()},
+                                      o1, e1) == 0,
+                    e1.str());
+    auto position = [](const TrainingRecord& r) {
+      return std::string(reinterpret_cast<const char*>(r.position.data()), r.position.size());
+    };
+    std::set<std::string> held_positions;
+    for (const auto& r : read_all(held)) held_positions.insert(position(r));
+    REQUIRE(!held_positions.empty());
+    std::ostringstream o2, e2;
+    REQUIRE_MESSAGE(run_learn_command("shuffle",
+                                      {"--train", more, "--validation", none, "--validation-fraction", "0", "--exclude",
+                                       held, (dir / "a.bin").string(), (dir / "b.bin").string()},
+                                      o2, e2) == 0,
+                    e2.str());
+    size_t in_held = 0, inputs_in_held = 0;
+    for (const auto& r : read_all(more)) in_held += held_positions.contains(position(r));
+    for (const char* f : {"a.bin", "b.bin"})
+      for (const auto& r : read_all(dir / f)) inputs_in_held += held_positions.contains(position(r));
+    CHECK(in_held == 0);
+    CHECK(inputs_in_held >= held_positions.size());
+    CHECK(read_all(none).empty());
+    CHECK(read_all(more).size() + inputs_in_held == 200);  // every other record kept
+    CHECK(o2.str().find(std::to_string(inputs_in_held) + " positions of " + held + " left out") != std::string::npos);
+    std::ostringstream o3, e3;
+    CHECK(run_learn_command("shuffle",
+                            {"--train", more, "--validation", none, "--exclude", (dir / "missing.bin").string(),
+                             (dir / "a.bin").string()},
+                            o3, e3) == 1);
+    CHECK(e3.str().find("shuffle: --exclude ") == 0);
+    CHECK(e3.str().find("missing.bin") != std::string::npos);
+  }
+
   // A torn input is refused, naming the file.
   {
     std::ofstream torn(dir / "a.bin", std::ios::binary | std::ios::app);
