@@ -37,6 +37,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const shogi::kp::Weights zero = [] {
       shogi::kp::Weights w;
       w.pairs.assign(shogi::kp::PAIR_FEATURES, 0);  // the pair terms read the kings' zones too
+      // and the network a row of every feature, by king square (or the no-king rows)
+      w.net.rows.assign(size_t(shogi::kp::NET_KINGS) * shogi::kp::FEATURES * shogi::kp::NET_WIDTH, 0);
       return w;
     }();
     (void)shogi::kp::evaluate(zero, pos);
