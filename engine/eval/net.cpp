@@ -7,8 +7,7 @@
 namespace shogi::kp {
 
 const int16_t* Net::row(Square king, int feature) const {
-  const size_t k = king == SQ_NONE ? size_t(NO_KING) : size_t(king);
-  return &rows[(k * FEATURES + size_t(feature)) * NET_WIDTH];
+  return &rows[(size_t(king) * FEATURES + size_t(feature)) * NET_WIDTH];
 }
 
 int32_t net_output(const Net& net, const NetSums& mover, const NetSums& other) {

@@ -23,6 +23,8 @@ namespace shogi::kp {
 constexpr int NET_WIDTH = 16;         // sums per side: wide enough to help, narrow enough for ~10^6 records
 constexpr int NET_KINGS = SQ_NB + 1;  // the king squares of a side's turned board, and NO_KING
 constexpr int NO_KING = SQ_NB;
+// A king-less side's turned king square is SQ_NONE (kp::turned_king): it indexes the NO_KING rows as it stands.
+static_assert(int(SQ_NONE) == NO_KING);
 constexpr int32_t NET_ONE = 1024;  // the sum that saturates a unit
 
 struct Net {
@@ -31,7 +33,7 @@ struct Net {
   std::array<int16_t, 2 * NET_WIDTH> out{};  // the mover's units, then the other side's; 1/WEIGHT_SCALE cp per ONE
   int32_t out_bias = 0;                      // 1/WEIGHT_SCALE cp
 
-  // A side's row for a feature, its king on `king` of its turned board (SQ_NONE: NO_KING).
+  // A side's row for a feature, its king on `king` of its turned board (SQ_NONE reads the NO_KING rows).
   const int16_t* row(Square king, int feature) const;
 };
 
