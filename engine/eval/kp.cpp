@@ -82,9 +82,11 @@ int mirror_feature(int feature) {
   return feature - sq + mirror(Square(sq));
 }
 
+int canonical_feature(int feature) { return std::min(feature, mirror_feature(feature)); }
+
 std::pair<Square, int> canonical_king_feature(Square king, int feature) {
   if (file_of(king) > FILE_5) return {mirror(king), mirror_feature(feature)};
-  if (file_of(king) == FILE_5) return {king, std::min(feature, mirror_feature(feature))};
+  if (file_of(king) == FILE_5) return {king, canonical_feature(feature)};
   return {king, feature};
 }
 

@@ -66,8 +66,11 @@ Square turned_king(const Position& pos, Color side);
 // The left-right mirror of a square and of a feature (hand features stay): the evaluation is mirror-symmetric.
 constexpr Square mirror(Square s) { return make_square(File(8 - file_of(s)), rank_of(s)); }
 int mirror_feature(int feature);
+// The one feature of a feature and its mirror image that the trainers keep for a king-independent weight (the other
+// reads the same weight): the lesser.
+int canonical_feature(int feature);
 // The one (king, feature) of a pair and its mirror image that the trainers keep (the other reads the same weight): the
-// king on files 1-5 of its turned board, and on file 5 the lesser feature.
+// king on files 1-5 of its turned board, and on file 5 the canonical feature.
 std::pair<Square, int> canonical_king_feature(Square king, int feature);
 
 // The king zone of the pair terms: (file, rank) offsets from the king on its side's turned board, where that side

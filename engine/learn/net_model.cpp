@@ -20,7 +20,7 @@ T quantize(double v) {
 
 NetModel::NetModel(uint64_t seed) : p_row_(kp::FEATURES), kp_row_(size_t(SQ_NB) * kp::FEATURES) {
   const size_t kp_base = size_t(kp::FEATURES) * W;
-  for (int f = 0; f < kp::FEATURES; ++f) p_row_[size_t(f)] = uint32_t(size_t(std::min(f, kp::mirror_feature(f))) * W);
+  for (int f = 0; f < kp::FEATURES; ++f) p_row_[size_t(f)] = uint32_t(size_t(kp::canonical_feature(f)) * W);
   for (int k = 0; k < SQ_NB; ++k)
     for (int f = 0; f < kp::FEATURES; ++f) {
       const auto [ck, cf] = kp::canonical_king_feature(Square(k), f);

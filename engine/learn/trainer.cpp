@@ -106,7 +106,7 @@ class Model {
     for (int pair = 0; pair < kp::PAIR_FEATURES; ++pair)
       pair_index_[size_t(pair)] = uint32_t(PAIRS_BASE + size_t(std::min(pair, kp::mirror_pair(pair))));
     for (int f = 0; f < kp::FEATURES; ++f)
-      p_index_[size_t(f)] = uint32_t(P_BASE + size_t(std::min(f, kp::mirror_feature(f))));
+      p_index_[size_t(f)] = uint32_t(P_BASE + size_t(kp::canonical_feature(f)));
     for (int k = 0; k < SQ_NB; ++k)
       for (int f = 0; f < kp::FEATURES; ++f) {
         const auto [ck, cf] = kp::canonical_king_feature(Square(k), f);
