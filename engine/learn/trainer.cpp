@@ -105,8 +105,7 @@ class Model {
         pair_index_(kp::PAIR_FEATURES) {
     for (int pair = 0; pair < kp::PAIR_FEATURES; ++pair)
       pair_index_[size_t(pair)] = uint32_t(PAIRS_BASE + size_t(std::min(pair, kp::mirror_pair(pair))));
-    for (int f = 0; f < kp::FEATURES; ++f)
-      p_index_[size_t(f)] = uint32_t(P_BASE + size_t(kp::canonical_feature(f)));
+    for (int f = 0; f < kp::FEATURES; ++f) p_index_[size_t(f)] = uint32_t(P_BASE + size_t(kp::canonical_feature(f)));
     for (int k = 0; k < SQ_NB; ++k)
       for (int f = 0; f < kp::FEATURES; ++f) {
         const auto [ck, cf] = kp::canonical_king_feature(Square(k), f);
@@ -122,6 +121,8 @@ class Model {
     if (!net_) net_ = std::make_unique<NetModel>(seed);
   }
   NetModel* net() const { return net_.get(); }
+  // Frozen tables keep their values and take no gradient: only the network learns.
+  void freeze_tables() { frozen_ = true; }
   // A pair and its mirror image are one parameter.
   size_t pair_param(int pair) const { return pair_index_[size_t(pair)]; }
 
@@ -222,10 +223,11 @@ class Model {
   }
 
   // Adds d(loss)/d(eval from the side to move) = g to the gradient of every parameter the sample uses: the
-  // tables' to `grad`, the network's to `net_grad` (from the sums eval() kept).
+  // tables' to `grad` (unless they are frozen), the network's to `net_grad` (from the sums eval() kept).
   void add_gradient(const Sample& s, double g, const NetModel::Sums& sums, std::vector<float>& grad,
                     std::vector<float>& net_grad) const {
     if (net_) net_->backward(view(s, s.side_to_move), view(s, ~s.side_to_move), sums, g, net_grad);
+    if (frozen_) return;
     const double gb = s.side_to_move == BLACK ? g : -g;  // d(loss)/d(eval from black)
     for (int c = 0; c < 2; ++c) {
       const float gs = float(c == BLACK ? gb : -gb);
@@ -250,7 +252,27 @@ class Model {
   std::vector<uint32_t> p_index_, kp_index_, pair_index_;
   kp::Base base_ = kp::Base::None;
   bool pairs_ = false;
+  bool frozen_ = false;
   std::unique_ptr<NetModel> net_;
+};
+
+// Adam's moments of a set of parameters, and the step they take on a batch's summed gradient `grad` of `n` records.
+// Parameters no record of the batch touched have a zero gradient; their moments decay, as in dense Adam. `c1` and
+// `c2` are the bias corrections of this step.
+struct Adam {
+  static constexpr double BETA1 = 0.9, BETA2 = 0.999, EPSILON = 1e-8;
+  std::vector<float> m1, m2;
+
+  explicit Adam(size_t size) : m1(size, 0.0f), m2(size, 0.0f) {}
+  void step(std::vector<float>& params, const std::vector<float>& grad, double n, double lr, double c1, double c2) {
+    for (size_t i = 0; i < m1.size(); ++i) {
+      const double g = grad[i] / n;
+      if (g == 0 && m1[i] == 0 && m2[i] == 0) continue;
+      m1[i] = float(BETA1 * m1[i] + (1 - BETA1) * g);
+      m2[i] = float(BETA2 * m2[i] + (1 - BETA2) * g * g);
+      params[i] -= float(lr * (m1[i] / c1) / (std::sqrt(m2[i] / c2) + EPSILON));
+    }
+  }
 };
 
 // The base evaluation of every record from black's view (empty without a base), computed once: it does not change
@@ -401,6 +423,7 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
   if (o.pairs) model.enable_pairs();
   if (o.net) model.enable_net(o.seed);
   if (o.freeze_tables && !model.net()) return std::unexpected("frozen tables and no network: nothing would learn");
+  if (o.freeze_tables) model.freeze_tables();
 
   auto train_base = base_values(model.base(), *train_set, o.threads);
   if (!train_base) return std::unexpected("training data: " + train_base.error());
@@ -430,19 +453,20 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
       << "; with the search's own scores as the evaluation it would be " << summary.score_only_validation_loss
       << std::endl;
 
+  // The tables' parameters, moments and gradients (no moments or gradients when they are frozen), and the
+  // network's (empty without one).
   std::vector<float>& params = model.params();
-  std::vector<float> m1(params.size(), 0), m2(params.size(), 0);
-  std::vector<std::vector<float>> grads(size_t(o.threads), std::vector<float>(params.size(), 0));
-  // The network's parameters, moments and gradients (empty without one).
+  const size_t table_size = o.freeze_tables ? 0 : params.size();
+  Adam adam(table_size);
+  std::vector<std::vector<float>> grads(size_t(o.threads), std::vector<float>(table_size, 0));
   std::vector<float> empty;
   std::vector<float>& net_params = model.net() ? model.net()->params() : empty;
-  std::vector<float> net_m1(net_params.size(), 0), net_m2(net_params.size(), 0);
+  Adam net_adam(net_params.size());
   std::vector<std::vector<float>> net_grads(size_t(o.threads), std::vector<float>(net_params.size(), 0));
   std::vector<double> losses(size_t(o.threads));
   std::vector<uint32_t> order(train_set->size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = uint32_t(i);
   std::mt19937_64 rng(o.seed);
-  const double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
   uint64_t step = 0;
   double lr = o.learning_rate, net_lr = o.net_learning_rate;
 
@@ -476,34 +500,22 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
         });
       for (auto& th : pool) th.join();
       for (int t = 1; t < o.threads; ++t) {
-        for (size_t i = 0; i < params.size(); ++i) grads[0][i] += grads[size_t(t)][i];
+        for (size_t i = 0; i < table_size; ++i) grads[0][i] += grads[size_t(t)][i];
         for (size_t i = 0; i < net_params.size(); ++i) net_grads[0][i] += net_grads[size_t(t)][i];
       }
       for (double l : losses) epoch_loss += l;
 
-      // Adam on the batch's mean gradient. Parameters no sample of the batch touched have a zero gradient; their
-      // moments decay, as in dense Adam.
+      // Adam on the batch's mean gradient.
       ++step;
       const double n = double(end - begin);
-      const double c1 = 1 - std::pow(beta1, double(step)), c2 = 1 - std::pow(beta2, double(step));
+      const double c1 = 1 - std::pow(Adam::BETA1, double(step)), c2 = 1 - std::pow(Adam::BETA2, double(step));
       // The weight decay is decoupled from the gradient (AdamW): added to the gradient, Adam would scale it up to
       // a full step for every weight the batch's records do not touch, and pull them all to zero within an epoch.
       const float decay = float(o.l2 * lr / o.learning_rate);
-      for (size_t i = 0; i < (o.freeze_tables ? 0 : params.size()); ++i) {
-        const double g = grads[0][i] / n;
-        if (decay > 0 && i >= Model::KP_BASE && i < Model::TEMPO) params[i] -= decay * params[i];
-        if (g == 0 && m1[i] == 0 && m2[i] == 0) continue;
-        m1[i] = float(beta1 * m1[i] + (1 - beta1) * g);
-        m2[i] = float(beta2 * m2[i] + (1 - beta2) * g * g);
-        params[i] -= float(lr * (m1[i] / c1) / (std::sqrt(m2[i] / c2) + epsilon));
-      }
-      for (size_t i = 0; i < net_params.size(); ++i) {
-        const double g = net_grads[0][i] / n;
-        if (g == 0 && net_m1[i] == 0 && net_m2[i] == 0) continue;
-        net_m1[i] = float(beta1 * net_m1[i] + (1 - beta1) * g);
-        net_m2[i] = float(beta2 * net_m2[i] + (1 - beta2) * g * g);
-        net_params[i] -= float(net_lr * (net_m1[i] / c1) / (std::sqrt(net_m2[i] / c2) + epsilon));
-      }
+      if (decay > 0 && !o.freeze_tables)
+        for (size_t i = Model::KP_BASE; i < Model::TEMPO; ++i) params[i] -= decay * params[i];
+      adam.step(params, grads[0], n, lr, c1, c2);
+      net_adam.step(net_params, net_grads[0], n, net_lr, c1, c2);
     }
     EpochReport report;
     report.epoch = epoch;
