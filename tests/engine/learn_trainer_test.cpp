@@ -351,6 +351,30 @@ TEST_CASE("a network beside the tables: the engine agrees with the trainer, it l
   CHECK((*w2)->net.out == net.out);
   CHECK((*w2)->net.out_bias == net.out_bias);
 
+  // Frozen tables stay exactly as `init` has them, pair terms and weight decay included: only the network learns.
+  TrainOptions tables = short_run(d, "tables.bin", 1, 256);
+  tables.pairs = true;
+  REQUIRE(train(tables, log));
+  auto before = kp::load_weights(tables.output);
+  REQUIRE(before);
+  REQUIRE((*before)->has_pairs());
+  REQUIRE(std::any_of((*before)->kp.begin(), (*before)->kp.end(), [](int16_t v) { return v != 0; }));
+  TrainOptions frozen = o;
+  frozen.init = tables.output;
+  frozen.pairs = true;
+  frozen.l2 = 0.01;
+  frozen.epochs = 1;
+  frozen.output = (d.dir / "frozen.bin").string();
+  REQUIRE(train(frozen, log));
+  auto after = kp::load_weights(frozen.output);
+  REQUIRE(after);
+  REQUIRE((*after)->has_net());
+  CHECK((*after)->p == (*before)->p);
+  CHECK((*after)->kp == (*before)->kp);
+  CHECK((*after)->pairs == (*before)->pairs);
+  CHECK((*after)->tempo == (*before)->tempo);
+  CHECK(std::any_of((*after)->net.out.begin(), (*after)->net.out.end(), [](int16_t v) { return v != 0; }));
+
   // Frozen tables with nothing else to learn is refused.
   TrainOptions nothing = short_run(d, "nothing.bin", 1, 256);
   nothing.freeze_tables = true;
