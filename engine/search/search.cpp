@@ -507,6 +507,13 @@ void Worker::update_quiet_stats(Stack* ss, Move move, int bonus) {
   if (is_ok((ss - 1)->current_move)) counter_moves_.set((ss - 1)->current_move, move);
 }
 
+int Worker::quiet_stat_score(const Stack* ss, Color us, Move move) const {
+  int score = history_.get(us, move);
+  for (int back : {1, 2})
+    if (const PieceToHistory* c = (ss - back)->continuation) score += c->get(move);
+  return score;
+}
+
 void Worker::update_continuation_histories(Stack* ss, Move move, int bonus) {
   for (int back : {1, 2, 4})
     if (PieceToHistory* c = (ss - back)->continuation) c->update(move, bonus);
@@ -806,7 +813,8 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
       if (cut_node) r += 2;
       if (tt_capture && !capture_or_promotion) r += 1;
       if (gives_check) r -= 1;
-      if (!capture_or_promotion) r -= (history_.get(us, move) - tune::LmrHistoryOffset) / tune::LmrHistoryDivisor;
+      if (!capture_or_promotion)
+        r -= (quiet_stat_score(ss, us, move) - tune::LmrHistoryOffset) / tune::LmrHistoryDivisor;
       const Depth d = std::clamp(new_depth - r, 1, new_depth);
       value = -search<NonPV>(pos, ss + 1, -(alpha + 1), -alpha, d, true);
       full_depth_search = value > alpha && d < new_depth;

@@ -150,6 +150,9 @@ class Worker {
   int extension_limit_scale(bool pv_node, int ply) const;
   void update_quiet_stats(Stack* ss, Move move, int bonus);
   void update_continuation_histories(Stack* ss, Move move, int bonus);
+  // How a quiet move did: its butterfly history plus the continuation histories after the last two moves (a null
+  // move has none). Late-move reductions shrink as it grows.
+  int quiet_stat_score(const Stack* ss, Color us, Move move) const;
   // After a node's search found `best`: the quiet statistics when it is quiet, the capture history when it is a
   // capture or promotion; the other moves searched (quiets, captures) get the malus.
   void update_all_stats(const Position& pos, Stack* ss, Move best, Depth depth, const Move* quiets, int quiet_count,

@@ -18,9 +18,10 @@
   X(LmrScale, 215, 150, 300, 8)                                                                                        \
   X(LmrRounding, 512, 0, 1024, 50)                                                                                     \
   X(LmrNonImproving, 900, 400, 1600, 60)                                                                               \
-  /* History moves a reduction by (history - LmrHistoryOffset) / LmrHistoryDivisor plies. */                        \
+  /* A quiet move's stat score (butterfly plus two continuation histories) moves a reduction by */                  \
+  /* (score - LmrHistoryOffset) / LmrHistoryDivisor plies. */                                                        \
   X(LmrHistoryOffset, 2000, 0, 6000, 300)                                                                              \
-  X(LmrHistoryDivisor, 5000, 2000, 12000, 500)                                                                         \
+  X(LmrHistoryDivisor, 7000, 2000, 14000, 600)                                                                         \
   /* Late quiet moves are skipped after (FutilityMoveBase + depth^2) / (2 - improving) moves. */                     \
   X(FutilityMoveBase, 3, 1, 8, 1)                                                                                      \
   /* Reverse futility: eval - RfpMargin * (depth - improving) >= beta, below RfpDepth. */                            \
