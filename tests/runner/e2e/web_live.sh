@@ -53,7 +53,7 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 
-plies='(document.querySelector(".game") || {dataset: {}}).dataset.plies || ""'
+plies='(g => g ? g.dataset.game + ":" + g.dataset.plies : "")(document.querySelector(".game"))'
 scores='[...document.querySelectorAll(".game .think")].map(e => e.dataset.score).join(" ")'
 finished='document.querySelectorAll("#finished tr[data-game]").length'
 boards='document.querySelectorAll(".game svg.board").length'
@@ -64,11 +64,13 @@ conn='document.getElementById("conn").textContent'
 mapfile -t seen <"$TMP/probe1.out"
 plies1=$(tr -d '"' <<<"${seen[0]}") scores1=${seen[1]} plies2=$(tr -d '"' <<<"${seen[2]}") scores2=${seen[3]}
 [ -n "$plies1" ] && [ -n "$plies2" ] || fail "no board on the page: $(cat "$TMP/probe1.out")"
-# A move raises the ply count; the first game ending in the window puts the next one, at its opening, on the board.
-[ "$plies2" -ne "$plies1" ] || fail "the board did not change in 2.5 s (plies $plies1 -> $plies2)"
+# game:plies. A move raises the ply count; the first game ending in the window puts the next one on the board.
+game1=${plies1%%:*} game2=${plies2%%:*} plies1=${plies1#*:} plies2=${plies2#*:}
+[ "$game2" != "$game1" ] || [ "$plies2" -gt "$plies1" ] ||
+  fail "no move appeared on the board in 2.5 s (game $game1, plies $plies1 -> $plies2)"
 [ "$scores1" != "$scores2" ] || fail "the scores did not change: $scores1"
 [ "${seen[4]}" = '"live"' ] || fail "the page did not say it is live: ${seen[4]}"
-pass "the board changed (ply $plies1 -> $plies2) and the scores changed ($scores1 -> $scores2)"
+pass "the board moved on (game $game1 ply $plies1 -> game $game2 ply $plies2) and the scores changed ($scores1 -> $scores2)"
 
 # After the first game has ended, a reload shows the state again: a board or the finished game, and standings.
 wait_lines "$TMP/out/journal.jsonl" 1 120
