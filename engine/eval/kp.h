@@ -30,6 +30,7 @@
 // keeps what KP cannot express (king safety from attack maps, mobility); all-zero tables then play exactly as the
 // hand-written evaluation does.
 
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
 #include <expected>
@@ -98,6 +99,8 @@ int zone_pieces(const Position& pos, Color side, int* out);
 // The PAIRS index of two zone pieces a < b, and the index of a pair's mirror image (the zone mirrored left-right).
 constexpr int pair_feature(int a, int b) { return a * ZONE_PIECES + b; }
 int mirror_pair(int pair);
+// The one of a pair and its mirror image that stands for both (the smaller index): training keeps one parameter.
+inline int canonical_pair(int pair) { return std::min(pair, mirror_pair(pair)); }
 // Every PAIRS index the evaluation can read: two zone pieces of different slots, in slot order.
 const std::vector<int>& slot_ordered_pairs();
 // The PAIRS indices of a zone's pieces (as zone_pieces gives them); returns the count (at most MAX_PAIRS).

@@ -104,7 +104,7 @@ class Model {
         kp_index_(size_t(SQ_NB) * kp::FEATURES),
         pair_index_(kp::PAIR_FEATURES) {
     for (int pair = 0; pair < kp::PAIR_FEATURES; ++pair)
-      pair_index_[size_t(pair)] = uint32_t(PAIRS_BASE + size_t(std::min(pair, kp::mirror_pair(pair))));
+      pair_index_[size_t(pair)] = uint32_t(PAIRS_BASE + size_t(kp::canonical_pair(pair)));
     for (int f = 0; f < kp::FEATURES; ++f) p_index_[size_t(f)] = uint32_t(P_BASE + size_t(kp::canonical_feature(f)));
     for (int k = 0; k < SQ_NB; ++k)
       for (int f = 0; f < kp::FEATURES; ++f) {
@@ -123,6 +123,7 @@ class Model {
   NetModel* net() const { return net_.get(); }
   // Frozen tables keep their values and take no gradient: only the network learns.
   void freeze_tables() { frozen_ = true; }
+  bool tables_frozen() const { return frozen_; }
   // A pair and its mirror image are one parameter.
   size_t pair_param(int pair) const { return pair_index_[size_t(pair)]; }
 
@@ -447,7 +448,7 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
       << (model.base() == kp::Base::HandWritten ? "tables on top of the hand-written evaluation" : "tables alone")
       << (model.has_pairs() ? ", with pair terms near the kings" : "")
       << (model.net() ? ", with a network " + std::to_string(kp::NET_WIDTH) + " wide" : "")
-      << (o.freeze_tables ? " (the tables frozen)" : "") << "; scale K = " << k << " cp"
+      << (model.tables_frozen() ? " (the tables frozen)" : "") << "; scale K = " << k << " cp"
       << (o.scale > 0 ? "" : " (fitted)") << ", lambda " << o.lambda << std::endl;
   log << "learn: validation loss at the start " << summary.initial_validation_loss
       << "; with the search's own scores as the evaluation it would be " << summary.score_only_validation_loss
@@ -456,7 +457,7 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
   // The tables' parameters, moments and gradients (no moments or gradients when they are frozen), and the
   // network's (empty without one).
   std::vector<float>& params = model.params();
-  const size_t table_size = o.freeze_tables ? 0 : params.size();
+  const size_t table_size = model.tables_frozen() ? 0 : params.size();
   Adam adam(table_size);
   std::vector<std::vector<float>> grads(size_t(o.threads), std::vector<float>(table_size, 0));
   std::vector<float> empty;
@@ -512,7 +513,7 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
       // The weight decay is decoupled from the gradient (AdamW): added to the gradient, Adam would scale it up to
       // a full step for every weight the batch's records do not touch, and pull them all to zero within an epoch.
       const float decay = float(o.l2 * lr / o.learning_rate);
-      if (decay > 0 && !o.freeze_tables)
+      if (decay > 0 && !model.tables_frozen())
         for (size_t i = Model::KP_BASE; i < Model::TEMPO; ++i) params[i] -= decay * params[i];
       adam.step(params, grads[0], n, lr, c1, c2);
       net_adam.step(net_params, net_grads[0], n, net_lr, c1, c2);

@@ -334,6 +334,13 @@ TEST_CASE("pair terms: the zone's pieces counted from the board agree with pair_
   const int gold5 = 5 * kp::ZONE_STATES + gold, pawn6 = 6 * kp::ZONE_STATES + enemy_pawn;
   CHECK(kp::mirror_pair(kp::pair_feature(gold3, pawn7)) == kp::pair_feature(gold5, pawn6));
   for (int f : kp::slot_ordered_pairs()) REQUIRE(kp::mirror_pair(kp::mirror_pair(f)) == f);
+  // A pair and its image share one canonical index, one of the two.
+  for (int f : kp::slot_ordered_pairs()) {
+    REQUIRE(kp::canonical_pair(f) == kp::canonical_pair(kp::mirror_pair(f)));
+    REQUIRE((kp::canonical_pair(f) == f || kp::canonical_pair(f) == kp::mirror_pair(f)));
+  }
+  CHECK(kp::canonical_pair(kp::pair_feature(gold5, pawn6)) ==
+        std::min(kp::pair_feature(gold3, pawn7), kp::pair_feature(gold5, pawn6)));
   // Zone types: the promoted minor pieces are golds; the others one type each.
   std::set<int> types;
   for (PieceType pt : {PAWN, LANCE, KNIGHT, SILVER, GOLD, BISHOP, ROOK, HORSE, DRAGON}) types.insert(kp::zone_type(pt));
