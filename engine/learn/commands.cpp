@@ -68,6 +68,24 @@ std::expected<Args, std::string> parse_args(const std::vector<std::string>& args
   return out;
 }
 
+// Each command's whole usage, for --help and for a call that lacks what the command needs.
+std::string usage(const std::string& command) {
+  if (command == "gensfen")
+    return "gensfen --output FILE --positions N [--threads N] [--nodes N | --depth D] [--hash MB] [--openings FILE] "
+           "[--eval-file W] [--random-moves N] [--random-max-ply P] [--random-multipv N] [--random-margin CP] "
+           "[--write-min-ply P] [--eval-limit CP] [--max-plies P] [--seed S] [--progress SECONDS]";
+  if (command == "rescore")
+    return "rescore --output FILE [--nodes N | --depth D] [--threads N] [--hash MB] [--eval-file W] "
+           "[--score-limit CP] [--progress SECONDS] INPUT";
+  if (command == "shuffle")
+    return "shuffle --train FILE --validation FILE [--validation-fraction F] [--seed S] [--dedup on|off] "
+           "[--exclude FILE] INPUT...";
+  if (command == "records") return "records FILE [--first N] [--count N]";
+  return "learn --output WEIGHTS [--validation FILE] [--init WEIGHTS] [--base hand|none] [--epochs N] [--batch N] "
+         "[--lr R] [--lr-decay D] [--net-lr R] [--lambda L] [--scale S] [--l2 X] [--pairs on|off] [--net on|off] "
+         "[--freeze-tables on|off] [--threads N] [--seed S] TRAIN...";
+}
+
 template <typename T>
 std::expected<T, std::string> number(const Args& a, const std::string& key, T fallback, T min, T max) {
   const auto it = a.values.find(key);
@@ -225,11 +243,7 @@ int gensfen(const std::vector<std::string>& raw, std::ostream& out, std::ostream
 int rescore(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
   auto args = parse_args(raw, {"output", "threads", "nodes", "depth", "hash", "eval-file", "score-limit", "progress"});
   if (!args || args->words.size() != 1 || !args->values.contains("output")) {
-    err << "rescore: "
-        << (!args ? args.error()
-                  : "usage: rescore --output FILE [--nodes N | --depth D] [--threads N] [--hash MB] "
-                    "[--eval-file W] [--score-limit CP] INPUT")
-        << '\n';
+    err << "rescore: " << (args ? "usage: " + usage("rescore") : args.error()) << '\n';
     return 2;
   }
   RescoreOptions o;
@@ -278,11 +292,7 @@ int rescore(const std::vector<std::string>& raw, std::ostream& out, std::ostream
 int shuffle(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
   auto args = parse_args(raw, {"train", "validation", "validation-fraction", "seed", "dedup", "exclude"});
   if (!args || args->words.empty() || !args->values.contains("train") || !args->values.contains("validation")) {
-    err << "shuffle: "
-        << (args ? "usage: shuffle --train FILE --validation FILE [--validation-fraction F] [--seed S] "
-                   "[--dedup on|off] [--exclude FILE] INPUT..."
-                 : args.error())
-        << '\n';
+    err << "shuffle: " << (args ? "usage: " + usage("shuffle") : args.error()) << '\n';
     return 2;
   }
   double fraction = 0.05;
@@ -378,10 +388,7 @@ int learn(const std::vector<std::string>& raw, std::ostream& out, std::ostream& 
   auto args = parse_args(raw, {"validation", "output", "init", "base", "epochs", "batch", "lr", "lr-decay", "lambda",
                                "scale", "l2", "pairs", "net", "net-lr", "freeze-tables", "threads", "seed"});
   if (!args || args->words.empty() || !args->values.contains("output")) {
-    err << "learn: "
-        << (args ? "usage: learn --output WEIGHTS [--validation FILE] [--epochs N] [--lambda L] ... TRAIN..."
-                 : args.error())
-        << '\n';
+    err << "learn: " << (args ? "usage: " + usage("learn") : args.error()) << '\n';
     return 2;
   }
   TrainOptions o;
@@ -423,7 +430,7 @@ int learn(const std::vector<std::string>& raw, std::ostream& out, std::ostream& 
 int records(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
   auto args = parse_args(raw, {"first", "count"});
   if (!args || args->words.size() != 1) {
-    err << "records: " << (args ? "usage: records FILE [--first N] [--count N]" : args.error()) << '\n';
+    err << "records: " << (args ? "usage: " + usage("records") : args.error()) << '\n';
     return 2;
   }
   auto first = number<uint64_t>(*args, "first", 0, 0, UINT64_MAX);
@@ -464,6 +471,12 @@ bool is_learn_command(const std::string& name) {
 
 int run_learn_command(const std::string& name, const std::vector<std::string>& args, std::ostream& out,
                       std::ostream& err) {
+  // --help anywhere, before the options parser takes it for an option wanting a value.
+  if (is_learn_command(name) &&
+      std::ranges::any_of(args, [](const std::string& a) { return a == "--help" || a == "-h"; })) {
+    out << "usage: " << usage(name) << '\n';
+    return 0;
+  }
   if (name == "gensfen") return gensfen(args, out, err);
   if (name == "rescore") return rescore(args, out, err);
   if (name == "shuffle") return shuffle(args, out, err);

@@ -7,6 +7,7 @@
 //   learn --output WEIGHTS [--validation FILE] [--init WEIGHTS | --base hand|none] [--epochs N] [--lambda L] ...
 //   TRAIN...
 // Each returns the process exit code: 0 done, 1 failed (one line on `err`), 2 usage error, 130 interrupted.
+// `--help` (or `-h`) prints the command's whole usage on `out` and returns 0.
 
 #include <iosfwd>
 #include <string>

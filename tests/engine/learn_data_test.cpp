@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
@@ -286,6 +287,36 @@ TEST_CASE("gensfen refuses bad options and a bad openings line with its file and
   std::ostringstream out, err;
   CHECK(run_learn_command("gensfen", {"--output", o.output, "--nodse", "5"}, out, err) == 2);
   CHECK(err.str().find("unknown option --nodse") != std::string::npos);
+}
+
+TEST_CASE("--help prints each command's whole usage, and the usage names exactly the options the command takes") {
+  // The --options in a text, without their values.
+  auto options_in = [](const std::string& text) {
+    std::set<std::string> found;
+    for (size_t at = text.find("--"); at != std::string::npos; at = text.find("--", at + 2)) {
+      size_t end = at + 2;
+      while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '-')) ++end;
+      found.insert(text.substr(at, end - at));
+    }
+    return found;
+  };
+  for (const std::string command : {"gensfen", "rescore", "shuffle", "records", "learn"}) {
+    INFO(command);
+    std::ostringstream out, err;
+    // Anywhere on the line, even where a value was expected: nothing runs, nothing is written.
+    CHECK(run_learn_command(command, {"--output", "never-written.bin", "--help"}, out, err) == 0);
+    CHECK(err.str().empty());
+    CHECK(out.str().rfind("usage: " + command + " ", 0) == 0);
+    CHECK_FALSE(std::filesystem::exists("never-written.bin"));
+    std::ostringstream short_out, short_err;
+    CHECK(run_learn_command(command, {"-h"}, short_out, short_err) == 0);
+    CHECK(short_out.str() == out.str());
+    // An unknown option's error lists the options the parser knows: the usage must list the same.
+    std::ostringstream bad_out, bad_err;
+    CHECK(run_learn_command(command, {"--no-such-option", "1"}, bad_out, bad_err) == 2);
+    const std::string known = bad_err.str().substr(bad_err.str().find("expected one of"));
+    CHECK(options_in(out.str()) == options_in(known));
+  }
 }
 
 TEST_CASE("shuffle splits the records into train and validation by whole games, each record once") {
