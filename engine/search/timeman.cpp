@@ -56,14 +56,14 @@ void TimeManager::init(const SearchLimits& limits, Color us, int game_ply, const
       use_full_time_ = true;
     } else {
       opt = remaining / mtg * slow / 100 + byoyomi - std::max(d1, d2);
-      max = std::min(hard, remaining / tune::TmMaxDivisor + byoyomi - std::max(d1, d2));
+      max = std::min(hard, remaining * tune::TmMaxShare / 1000 + byoyomi - std::max(d1, d2));
     }
   } else if (inc > 0) {
     hard = std::max<Milliseconds>(0, remaining + inc - std::max(d1, d2));
     // Budget the remaining time plus the increments still to come over the expected moves.
     opt = (remaining + (mtg - 1) * inc) / mtg * slow / 100 - d1;
-    max =
-        std::min({hard, remaining / tune::TmMaxDivisor + inc - d1, std::max<Milliseconds>(opt, 0) * tune::TmMaxScale});
+    max = std::min(
+        {hard, remaining * tune::TmMaxShare / 1000 + inc - d1, std::max<Milliseconds>(opt, 0) * tune::TmMaxScale});
   } else {
     // Sudden death: a reserve kept back that is a growing fraction of a shrinking clock, so that per-move
     // overheads never exhaust it; with almost nothing left, move at once.
@@ -71,7 +71,7 @@ void TimeManager::init(const SearchLimits& limits, Color us, int game_ply, const
         std::min<Milliseconds>(remaining / 2, Milliseconds(std::sqrt(double(remaining) * 300.0)));
     hard = std::max<Milliseconds>(0, remaining - d1 - reserve);
     opt = hard / mtg * slow / 100;
-    max = std::min(hard / tune::TmMaxDivisor, opt * tune::TmMaxScale);
+    max = std::min(hard * tune::TmMaxShare / 1000, opt * tune::TmMaxScale);
   }
 
   // The minimum thinking time gives way on a nearly empty clock, where moving at once is what saves the game.

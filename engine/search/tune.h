@@ -59,14 +59,15 @@
   X(QsFutility, 150, 50, 300, 12)                                                                                      \
   /* Captures are ordered by MVV-LVA plus their capture history / CaptureHistoryDivisor. */                           \
   X(CaptureHistoryDivisor, 4, 1, 16, 1)                                                                                \
-  /* Time: TmMovesToGo - ply/5 moves expected (at least TmMovesToGoMin); at most remaining / TmMaxDivisor and */       \
-  /* TmMaxScale optimums a move; no iteration started that the last one's time times the branching factor (at */       \
-  /* most TmBranchingMax/10) would carry past the maximum; the optimum grows by falling score (/TmFalling cp), */      \
-  /* best-move changes (TmInstability/100 each), a fail-low (TmFailLow/100), and shrinks after 3, 5 and 8 */           \
-  /* stable iterations (TmStable3, 5, 8 hundredths). */                                                                \
+  /* Time: TmMovesToGo - ply/5 moves expected (at least TmMovesToGoMin); a move takes at most TmMaxShare per mille */  \
+  /* of the remaining time (a share, not a divisor, so that tuning can move it in small steps) and TmMaxScale */       \
+  /* optimums; no iteration started that the last one's time times the branching factor (at most TmBranchingMax/10) */ \
+  /* would carry past the maximum; the optimum grows by falling score (/TmFalling cp), best-move changes */            \
+  /* (TmInstability/100 each), a fail-low (TmFailLow/100), and shrinks after 3, 5 and 8 stable iterations */           \
+  /* (TmStable3, 5, 8 hundredths). */                                                                                  \
   X(TmMovesToGo, 45, 30, 80, 3)                                                                                        \
   X(TmMovesToGoMin, 20, 8, 30, 1)                                                                                      \
-  X(TmMaxDivisor, 8, 4, 16, 1)                                                                                         \
+  X(TmMaxShare, 125, 60, 350, 15)                                                                                      \
   X(TmMaxScale, 5, 3, 10, 1)                                                                                           \
   X(TmBranchingMax, 80, 20, 120, 5)                                                                                    \
   X(TmFalling, 200, 100, 400, 15)                                                                                      \
