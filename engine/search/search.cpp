@@ -779,6 +779,8 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
           extension = 1;
         else if (singular_beta >= beta)
           return singular_beta;  // multi-cut: more than one move beats beta
+        else if (tt_value >= beta)
+          extension = -1;  // not singular, and it beat beta before: another move likely would too, so search it less
       } else if (gives_check && see_ge(pos, move, 0)) {
         extension = 1;
       } else if (single_reply) {
