@@ -178,9 +178,13 @@ TEST_CASE("rescore continues a stopped or killed run and refuses what it cannot 
     slow.nodes = 20000;
     std::atomic<bool> stop_midway{false}, returned{false};
     std::thread stopper([&] {
-      std::error_code ec;
-      while (!returned && fs::file_size(slow.output, ec) < 128 * RECORD_SIZE)
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      // file_size answers uintmax_t(-1) while the output does not exist yet: that is no size at all, not a big one.
+      const auto written = [&] {
+        std::error_code ec;
+        const auto n = fs::file_size(slow.output, ec);
+        return ec ? 0 : n;
+      };
+      while (!returned && written() < 128 * RECORD_SIZE) std::this_thread::sleep_for(std::chrono::milliseconds(2));
       stop_midway = true;
     });
     auto midway = run_rescore(slow, log, stop_midway);
