@@ -45,6 +45,8 @@ void TimeManager::init(const SearchLimits& limits, Color us, int game_ply, const
   const Milliseconds inc = std::max<Milliseconds>(0, limits.inc[us]);
   const Milliseconds byoyomi = std::max<Milliseconds>(0, limits.byoyomi[us]);
   const int mtg = expected_moves_to_go(game_ply);
+  // The most of a clock one move may take, before the increment or byoyomi that comes with it.
+  const auto max_share = [](Milliseconds clock) { return clock * tune::TmMaxShare / 1000; };
 
   Milliseconds hard;  // the most this move may take without losing on time
   Milliseconds opt, max;
@@ -56,14 +58,13 @@ void TimeManager::init(const SearchLimits& limits, Color us, int game_ply, const
       use_full_time_ = true;
     } else {
       opt = remaining / mtg * slow / 100 + byoyomi - std::max(d1, d2);
-      max = std::min(hard, remaining * tune::TmMaxShare / 1000 + byoyomi - std::max(d1, d2));
+      max = std::min(hard, max_share(remaining) + byoyomi - std::max(d1, d2));
     }
   } else if (inc > 0) {
     hard = std::max<Milliseconds>(0, remaining + inc - std::max(d1, d2));
     // Budget the remaining time plus the increments still to come over the expected moves.
     opt = (remaining + (mtg - 1) * inc) / mtg * slow / 100 - d1;
-    max = std::min(
-        {hard, remaining * tune::TmMaxShare / 1000 + inc - d1, std::max<Milliseconds>(opt, 0) * tune::TmMaxScale});
+    max = std::min({hard, max_share(remaining) + inc - d1, std::max<Milliseconds>(opt, 0) * tune::TmMaxScale});
   } else {
     // Sudden death: a reserve kept back that is a growing fraction of a shrinking clock, so that per-move
     // overheads never exhaust it; with almost nothing left, move at once.
@@ -71,7 +72,7 @@ void TimeManager::init(const SearchLimits& limits, Color us, int game_ply, const
         std::min<Milliseconds>(remaining / 2, Milliseconds(std::sqrt(double(remaining) * 300.0)));
     hard = std::max<Milliseconds>(0, remaining - d1 - reserve);
     opt = hard / mtg * slow / 100;
-    max = std::min(hard * tune::TmMaxShare / 1000, opt * tune::TmMaxScale);
+    max = std::min(max_share(hard), opt * tune::TmMaxScale);
   }
 
   // The minimum thinking time gives way on a nearly empty clock, where moving at once is what saves the game.
