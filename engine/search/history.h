@@ -2,7 +2,7 @@
 // Move-ordering statistics learnt during the search: butterfly history (by side, origin or dropped piece, and
 // destination), capture history (by piece, destination and captured type), continuation history (by an earlier move of
 // the line and this one, each as its piece and destination) and counter-moves (the reply that refuted a move, by the
-// moved piece and its destination).
+// moved piece and its destination), and the correction history of the static evaluation.
 
 #include <algorithm>
 #include <cstdint>
@@ -86,6 +86,29 @@ class CounterMoves {
 
  private:
   Move table_[PIECE_NB][SQ_NB] = {};
+};
+
+// How far the static evaluation missed the search's result in positions alike in what the evaluation sees worst:
+// both hands and both king squares (a material and king-safety signature), by side to move. The search adds a
+// share of the entry to the static evaluation. Indexed by a hash of that signature; collisions only blur it.
+class CorrectionHistory {
+ public:
+  static constexpr int LIMIT = 1024;
+  static constexpr int SIZE = 1 << 14;
+
+  void clear() { std::memset(table_, 0, sizeof(table_)); }
+  int get(Color c, uint64_t signature) const { return table_[c][index(signature)]; }
+  // bonus: the miss in centipawns scaled by depth (a deep result says more than a shallow one), clamped so that one
+  // position moves an entry by at most a quarter of its range.
+  void update(Color c, uint64_t signature, int bonus) {
+    int16_t& e = table_[c][index(signature)];
+    const int b = std::clamp(bonus, -LIMIT / 4, LIMIT / 4);
+    e = int16_t(e + b - e * std::abs(b) / LIMIT);
+  }
+
+ private:
+  static size_t index(uint64_t signature) { return size_t((signature * 0x9E3779B97F4A7C15ULL) >> 50); }
+  int16_t table_[COLOR_NB][SIZE] = {};
 };
 
 }  // namespace shogi

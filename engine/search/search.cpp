@@ -77,6 +77,7 @@ void Worker::clear_history() {
   capture_history_.clear();
   continuation_history_->clear();
   counter_moves_.clear();
+  correction_history_.clear();
 }
 
 void Worker::prepare() {
@@ -313,6 +314,30 @@ void Worker::update_accumulator(const kp::Weights& w, const Position& pos, Stack
     g_checked_incremental += incremental;
     g_check_mismatches += !kp::same_sums(full, acc);
   }
+}
+
+namespace {
+// What the correction history keys on: both hands and both king squares.
+uint64_t correction_signature(const Position& pos) {
+  return pos.state()->hand_key ^ uint64_t(pos.king_square(BLACK)) * 0xC2B2AE3D27D4EB4FULL ^
+         uint64_t(pos.king_square(WHITE)) * 0x165667B19E3779F9ULL;
+}
+}  // namespace
+
+Value Worker::corrected_eval(const Position& pos, Value raw) const {
+  const int correction = correction_history_.get(pos.side_to_move(), correction_signature(pos)) / 8;
+  return std::clamp(raw + correction, VALUE_MATED_IN_MAX_PLY + 1, VALUE_MATE_IN_MAX_PLY - 1);
+}
+
+void Worker::update_correction_history(const Position& pos, const Stack* ss, Move best_move, Value best_value,
+                                       Value beta, Depth depth) {
+  // Only where best_value says something about the static evaluation: not in check (none), not a mate, not a
+  // capture's gain (quiescence already sees it), and not a bound on the wrong side of the evaluation.
+  if (ss->in_check || ss->static_eval == VALUE_NONE || std::abs(best_value) >= VALUE_MATE_IN_MAX_PLY) return;
+  if (best_move != MOVE_NONE && capture_stage(pos, best_move)) return;
+  if (best_value >= beta && best_value <= ss->static_eval) return;
+  if (best_move == MOVE_NONE && best_value >= ss->static_eval) return;
+  correction_history_.update(pos.side_to_move(), correction_signature(pos), (best_value - ss->static_eval) * depth / 8);
 }
 
 Value Worker::static_eval(const Position& pos, Stack* ss) {
@@ -626,19 +651,23 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
   // brought up to date here even when the hash supplies the value or the side is in check: the children start
   // from them.
   if (weights_) update_accumulator(*weights_, pos, ss);
-  Value eval;
+  // raw_eval, the evaluation itself, is what the hash table keeps; ss->static_eval is it corrected by the
+  // correction history, what the search prunes with.
+  Value eval, raw_eval = VALUE_NONE;
   bool improving = false;
   if (ss->in_check) {
     ss->static_eval = eval = VALUE_NONE;
   } else {
     if (excluded) {
-      eval = ss->static_eval;
+      raw_eval = eval = ss->static_eval;
     } else if (tt_hit) {
-      ss->static_eval = eval = tte->eval() == VALUE_NONE ? static_eval(pos, ss) : tte->eval();
+      raw_eval = tte->eval() == VALUE_NONE ? static_eval(pos, ss) : tte->eval();
+      ss->static_eval = eval = corrected_eval(pos, raw_eval);
       if (tt_value != VALUE_NONE && (tte->bound() & (tt_value > eval ? BOUND_LOWER : BOUND_UPPER))) eval = tt_value;
     } else {
-      ss->static_eval = eval = static_eval(pos, ss);
-      sh.tt.save(tte, key, VALUE_NONE, ss->tt_pv, BOUND_NONE, DEPTH_NONE, MOVE16_NONE, eval);
+      raw_eval = static_eval(pos, ss);
+      ss->static_eval = eval = corrected_eval(pos, raw_eval);
+      sh.tt.save(tte, key, VALUE_NONE, ss->tt_pv, BOUND_NONE, DEPTH_NONE, MOVE16_NONE, raw_eval);
     }
     improving = (ss - 2)->static_eval == VALUE_NONE ? (ss - 4)->static_eval == VALUE_NONE || ss->static_eval > (ss - 4)->static_eval
                                                     : ss->static_eval > (ss - 2)->static_eval;
@@ -692,8 +721,7 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
         pos.undo_move(move);
         if (sh.stop.load(std::memory_order_relaxed)) return VALUE_ZERO;
         if (v >= probcut_beta) {
-          sh.tt.save(tte, key, value_to_tt(v, ss->ply), ss->tt_pv, BOUND_LOWER, depth - 3, to_move16(move),
-                     ss->static_eval);
+          sh.tt.save(tte, key, value_to_tt(v, ss->ply), ss->tt_pv, BOUND_LOWER, depth - 3, to_move16(move), raw_eval);
           return v;
         }
       }
@@ -879,12 +907,13 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
   else if (best_move)
     update_all_stats(pos, ss, best_move, depth, quiets_searched, quiet_count, captures_searched, capture_count);
 
+  if (!excluded && move_count > 0) update_correction_history(pos, ss, best_move, best_value, beta, depth);
   if (!excluded && !(root_node && pv_idx_))
     sh.tt.save(tte, key, value_to_tt(best_value, ss->ply), ss->tt_pv,
-               best_value >= beta                 ? BOUND_LOWER
+               best_value >= beta                  ? BOUND_LOWER
                : pv_node && best_move != MOVE_NONE ? BOUND_EXACT
                                                    : BOUND_UPPER,
-               depth, to_move16(best_move), ss->static_eval);
+               depth, to_move16(best_move), raw_eval);
   return best_value;
 }
 
@@ -923,23 +952,24 @@ Value Worker::qsearch(Position& pos, Stack* ss, Value alpha, Value beta, Depth d
     return tt_value;
 
   if (weights_) update_accumulator(*weights_, pos, ss);
-  Value best_value, futility_base;
+  Value best_value, futility_base, raw_eval = VALUE_NONE;  // raw_eval: as in search
   if (ss->in_check) {
     ss->static_eval = VALUE_NONE;
     best_value = futility_base = -VALUE_INFINITE;
   } else {
     if (tt_hit) {
-      ss->static_eval = best_value = tte->eval() == VALUE_NONE ? static_eval(pos, ss) : tte->eval();
+      raw_eval = tte->eval() == VALUE_NONE ? static_eval(pos, ss) : tte->eval();
+      ss->static_eval = best_value = corrected_eval(pos, raw_eval);
       if (tt_value != VALUE_NONE && (tte->bound() & (tt_value > best_value ? BOUND_LOWER : BOUND_UPPER)))
         best_value = tt_value;
     } else {
-      ss->static_eval = best_value = static_eval(pos, ss);
+      raw_eval = static_eval(pos, ss);
+      ss->static_eval = best_value = corrected_eval(pos, raw_eval);
     }
     // Stand pat: the side to move is not forced to capture.
     if (best_value >= beta) {
       if (!tt_hit)
-        sh.tt.save(tte, key, value_to_tt(best_value, ss->ply), false, BOUND_LOWER, DEPTH_NONE, MOVE16_NONE,
-                   ss->static_eval);
+        sh.tt.save(tte, key, value_to_tt(best_value, ss->ply), false, BOUND_LOWER, DEPTH_NONE, MOVE16_NONE, raw_eval);
       return best_value;
     }
     if (pv_node && best_value > alpha) alpha = best_value;
@@ -994,10 +1024,10 @@ Value Worker::qsearch(Position& pos, Stack* ss, Value alpha, Value beta, Depth d
   if (ss->in_check && best_value == -VALUE_INFINITE) return mated_in(ss->ply);
 
   sh.tt.save(tte, key, value_to_tt(best_value, ss->ply), tt_pv,
-             best_value >= beta                    ? BOUND_LOWER
-             : pv_node && best_value > old_alpha    ? BOUND_EXACT
-                                                    : BOUND_UPPER,
-             tt_depth, to_move16(best_move), ss->static_eval);
+             best_value >= beta                  ? BOUND_LOWER
+             : pv_node && best_value > old_alpha ? BOUND_EXACT
+                                                 : BOUND_UPPER,
+             tt_depth, to_move16(best_move), raw_eval);
   return best_value;
 }
 

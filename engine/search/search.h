@@ -145,6 +145,11 @@ class Worker {
 
   // The static evaluation of pos at ss: the learned one through the stack's accumulators when it is in use.
   Value static_eval(const Position& pos, Stack* ss);
+  // raw, a static evaluation of pos, with the correction history's share for pos added (never a mate value).
+  Value corrected_eval(const Position& pos, Value raw) const;
+  // After a node's search: teaches the correction history how far best_value is from the node's static evaluation.
+  void update_correction_history(const Position& pos, const Stack* ss, Move best_move, Value best_value, Value beta,
+                                 Depth depth);
   void update_accumulator(const kp::Weights& w, const Position& pos, Stack* ss);
   Value draw_value() const;
   int extension_limit_scale(bool pv_node, int ply) const;
@@ -192,6 +197,7 @@ class Worker {
   CaptureHistory capture_history_;
   std::unique_ptr<ContinuationHistory> continuation_history_ = std::make_unique<ContinuationHistory>();
   CounterMoves counter_moves_;
+  CorrectionHistory correction_history_;
   // The main thread's df-pn solvers, each made at its first use: for the root of timed searches, for `go mate`.
   std::unique_ptr<DfpnSolver> root_mate_, go_mate_;
   // The check-only solver that shortens proven mates (shorten_root_mate, go mate), also made at its first use.

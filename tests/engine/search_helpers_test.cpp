@@ -1,4 +1,4 @@
-// SEE, move ordering, the transposition table (store, probe, aging, statistics) and mate-score adjustment.
+// SEE, move ordering, the correction history, the transposition table (store, probe, aging, statistics) and mate-score adjustment.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 
 #include "rules/movegen.h"
 #include "rules/notation.h"
+#include "search/history.h"
 #include "search/mate.h"
 #include "search/movepick.h"
 #include "search/see.h"
@@ -318,6 +319,42 @@ TEST_CASE("SEE: the same answer as the full re-read of the attackers, on every m
   CHECK(judged > 100000);
   CHECK(winning > judged / 10);
   CHECK(winning < judged * 9 / 10);
+}
+
+TEST_CASE("correction history: moves toward the misses it is taught, saturates, keeps the sides apart") {
+  auto h = std::make_unique<CorrectionHistory>();
+  h->clear();
+  const uint64_t sig = 0x0123456789ABCDEFULL, other = 0xFEDCBA9876543210ULL;
+  CHECK(h->get(BLACK, sig) == 0);
+
+  h->update(BLACK, sig, 100);
+  const int after_one = h->get(BLACK, sig);
+  CHECK(after_one == 100);
+  CHECK(h->get(WHITE, sig) == 0);  // the other side to move has its own entries
+  CHECK(h->get(BLACK, other) == 0);
+
+  // One position moves an entry by at most a quarter of its range, however far it missed.
+  h->clear();
+  h->update(WHITE, sig, 1'000'000);
+  CHECK(h->get(WHITE, sig) == CorrectionHistory::LIMIT / 4);
+  h->update(WHITE, sig, -1'000'000);
+  CHECK(h->get(WHITE, sig) < 0);
+
+  // Taught the same miss again and again, an entry rises toward LIMIT and stops there, never past it.
+  h->clear();
+  int previous = 0;
+  for (int i = 0; i < 200; ++i) {
+    h->update(BLACK, sig, CorrectionHistory::LIMIT);
+    const int e = h->get(BLACK, sig);
+    CHECK(e >= previous);
+    CHECK(e <= CorrectionHistory::LIMIT);
+    previous = e;
+  }
+  CHECK(previous > CorrectionHistory::LIMIT * 9 / 10);
+  // And misses of the other sign pull it back down past zero.
+  for (int i = 0; i < 200; ++i) h->update(BLACK, sig, -CorrectionHistory::LIMIT);
+  CHECK(h->get(BLACK, sig) < -CorrectionHistory::LIMIT * 9 / 10);
+  CHECK(h->get(BLACK, sig) >= -CorrectionHistory::LIMIT);
 }
 
 TEST_CASE("mate scores are stored relative to the node and read back relative to the root") {
