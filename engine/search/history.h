@@ -22,11 +22,16 @@ constexpr int HISTORY_MAX = 7183;
 // Bonus for a move that caused a cut-off at `depth`; the malus for the moves tried before it is its negation.
 constexpr int stat_bonus(int depth) { return std::min(16 * depth * depth + 110 * depth - 100, 1700); }
 
-// Gravity update: the entry moves toward +-HISTORY_MAX and saturates there instead of overflowing.
-inline void update_history_entry(int16_t& e, int bonus) {
-  const int b = std::clamp(bonus, -HISTORY_MAX, HISTORY_MAX);
-  e = int16_t(e + b - e * std::abs(b) / HISTORY_MAX);
+// Gravity update: the entry moves toward +-Limit and saturates there instead of overflowing (a bonus is first clamped
+// to +-MaxStep, at most Limit).
+template <int Limit, int MaxStep = Limit>
+inline void gravity_update(int16_t& e, int bonus) {
+  static_assert(0 < MaxStep && MaxStep <= Limit && Limit <= INT16_MAX);
+  const int b = std::clamp(bonus, -MaxStep, MaxStep);
+  e = int16_t(e + b - e * std::abs(b) / Limit);
 }
+
+inline void update_history_entry(int16_t& e, int bonus) { gravity_update<HISTORY_MAX>(e, bonus); }
 
 class ButterflyHistory {
  public:
@@ -101,9 +106,7 @@ class CorrectionHistory {
   // bonus: the miss in centipawns scaled by depth (a deep result says more than a shallow one), clamped so that one
   // position moves an entry by at most a quarter of its range.
   void update(Color c, uint64_t signature, int bonus) {
-    int16_t& e = table_[c][index(signature)];
-    const int b = std::clamp(bonus, -LIMIT / 4, LIMIT / 4);
-    e = int16_t(e + b - e * std::abs(b) / LIMIT);
+    gravity_update<LIMIT, LIMIT / 4>(table_[c][index(signature)], bonus);
   }
 
  private:
