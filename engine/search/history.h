@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "eval/value.h"
 #include "rules/types.h"
 
 namespace shogi {
@@ -108,6 +109,15 @@ class CorrectionHistory {
   void update(Color c, uint64_t signature, int bonus) {
     gravity_update<LIMIT, LIMIT / 4>(table_[c][index(signature)], bonus);
   }
+
+  // A static evaluation `raw` with an eighth of its entry added, kept below a known win (as the learned evaluation
+  // keeps itself; the hand-written one can pass it): the pruning that trusts a static evaluation takes it for less.
+  static Value corrected(Value raw, int entry) {
+    return std::clamp(raw + entry / 8, -VALUE_KNOWN_WIN + 1, VALUE_KNOWN_WIN - 1);
+  }
+  // Whether a node's search value can measure the evaluation's miss: a known win, a perpetual check or a mate is
+  // the search's verdict on the game, not a miss.
+  static bool teaches(Value search_value) { return std::abs(search_value) < VALUE_KNOWN_WIN; }
 
  private:
   static size_t index(uint64_t signature) { return size_t((signature * 0x9E3779B97F4A7C15ULL) >> 50); }

@@ -325,15 +325,15 @@ uint64_t correction_signature(const Position& pos) {
 }  // namespace
 
 Value Worker::corrected_eval(const Position& pos, Value raw) const {
-  const int correction = correction_history_.get(pos.side_to_move(), correction_signature(pos)) / 8;
-  return std::clamp(raw + correction, VALUE_MATED_IN_MAX_PLY + 1, VALUE_MATE_IN_MAX_PLY - 1);
+  return CorrectionHistory::corrected(raw, correction_history_.get(pos.side_to_move(), correction_signature(pos)));
 }
 
 void Worker::update_correction_history(const Position& pos, const Stack* ss, Move best_move, Value best_value,
                                        Value beta, Depth depth) {
-  // Only where best_value says something about the static evaluation: not in check (none), not a mate, not a
-  // capture's gain (quiescence already sees it), and not a bound on the wrong side of the evaluation.
-  if (ss->in_check || ss->static_eval == VALUE_NONE || std::abs(best_value) >= VALUE_MATE_IN_MAX_PLY) return;
+  // Only where best_value says something about the static evaluation: not in check (none), not a verdict (a mate,
+  // a perpetual, a known win), not a capture's gain (quiescence already sees it), and not a bound on the wrong side
+  // of the evaluation.
+  if (ss->in_check || ss->static_eval == VALUE_NONE || !CorrectionHistory::teaches(best_value)) return;
   if (best_move != MOVE_NONE && capture_stage(pos, best_move)) return;
   if (best_value >= beta && best_value <= ss->static_eval) return;
   if (best_move == MOVE_NONE && best_value >= ss->static_eval) return;

@@ -145,7 +145,7 @@ class Worker {
 
   // The static evaluation of pos at ss: the learned one through the stack's accumulators when it is in use.
   Value static_eval(const Position& pos, Stack* ss);
-  // raw, a static evaluation of pos, with the correction history's share for pos added (never a mate value).
+  // raw, a static evaluation of pos, with the correction history's share for pos added (never a known win).
   Value corrected_eval(const Position& pos, Value raw) const;
   // After a node's search: teaches the correction history how far best_value is from the node's static evaluation.
   void update_correction_history(const Position& pos, const Stack* ss, Move best_move, Value best_value, Value beta,

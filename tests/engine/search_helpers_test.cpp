@@ -474,3 +474,24 @@ TEST_CASE("TT statistics: a shared key fragment is a collision, not a hit; store
   CHECK(s.stores_same == 1);
   CHECK(s.probes == s.hits + s.misses + s.fragment_collisions);
 }
+
+TEST_CASE("correction history: a corrected evaluation stays an evaluation; only an evaluation's miss teaches") {
+  // Reverse futility and quiescence futility take a static evaluation for less than a known win: the learned
+  // evaluation clamps itself to that range, the correction must not carry it past, and the hand-written one (which
+  // can pass it) is brought back.
+  CHECK(CorrectionHistory::corrected(100, 800) == 200);
+  CHECK(CorrectionHistory::corrected(-100, -800) == -200);
+  CHECK(CorrectionHistory::corrected(VALUE_KNOWN_WIN - 1, CorrectionHistory::LIMIT) == VALUE_KNOWN_WIN - 1);
+  CHECK(CorrectionHistory::corrected(VALUE_KNOWN_WIN - 50, CorrectionHistory::LIMIT) == VALUE_KNOWN_WIN - 1);
+  CHECK(CorrectionHistory::corrected(-VALUE_KNOWN_WIN + 1, -CorrectionHistory::LIMIT) == -VALUE_KNOWN_WIN + 1);
+  CHECK(CorrectionHistory::corrected(12000, 0) == VALUE_KNOWN_WIN - 1);
+  CHECK(CorrectionHistory::corrected(-12000, 0) == -VALUE_KNOWN_WIN + 1);
+  // A perpetual check, a mate or a known win is the search's verdict on the game, not a miss of the evaluation.
+  for (Value v : {VALUE_PERPETUAL, VALUE_MATE_IN_MAX_PLY, VALUE_KNOWN_WIN}) {
+    CHECK_FALSE(CorrectionHistory::teaches(v));
+    CHECK_FALSE(CorrectionHistory::teaches(-v));
+  }
+  CHECK(CorrectionHistory::teaches(VALUE_KNOWN_WIN - 1));
+  CHECK(CorrectionHistory::teaches(-VALUE_KNOWN_WIN + 1));
+  CHECK(CorrectionHistory::teaches(0));
+}
