@@ -120,7 +120,7 @@ Value evaluate_learned(const kp::Weights& w, const Position& pos, const kp::Accu
   }
   // Weights from a file may sum to anything: a static value must stay below the decisive and mate scores (and fit
   // the hash table's 16 bits).
-  return std::clamp(v, -VALUE_KNOWN_WIN + 1, VALUE_KNOWN_WIN - 1);
+  return clamp_static(v);
 }
 
 Value evaluate_hand_written(const Position& pos) {

@@ -3,6 +3,8 @@
 // gives static values, the search adds decisive ones above them. One header for both, so that the order the
 // evaluation must keep below (VALUE_KNOWN_WIN) reads beside the values the search puts there.
 
+#include <algorithm>
+
 #include "rules/types.h"
 
 namespace shogi {
@@ -20,6 +22,8 @@ constexpr Value VALUE_PERPETUAL = 20000;
 // Static values beyond this are treated as won (futility and null-move pruning stop trusting them); the learned
 // evaluation keeps below it, and so does the corrected one the search prunes with (the hand-written one may not).
 constexpr Value VALUE_KNOWN_WIN = 10000;
+// A static value brought below a known win: what the learned and the corrected evaluations return.
+constexpr Value clamp_static(Value v) { return std::clamp(v, -VALUE_KNOWN_WIN + 1, VALUE_KNOWN_WIN - 1); }
 
 constexpr Value mate_in(int ply) { return VALUE_MATE - ply; }
 constexpr Value mated_in(int ply) { return -VALUE_MATE + ply; }

@@ -112,9 +112,7 @@ class CorrectionHistory {
 
   // A static evaluation `raw` with an eighth of its entry added, kept below a known win (as the learned evaluation
   // keeps itself; the hand-written one can pass it): the pruning that trusts a static evaluation takes it for less.
-  static Value corrected(Value raw, int entry) {
-    return std::clamp(raw + entry / 8, -VALUE_KNOWN_WIN + 1, VALUE_KNOWN_WIN - 1);
-  }
+  static Value corrected(Value raw, int entry) { return clamp_static(raw + entry / 8); }
   // Whether a node's search value can measure the evaluation's miss: a known win, a perpetual check or a mate is
   // the search's verdict on the game, not a miss.
   static bool teaches(Value search_value) { return std::abs(search_value) < VALUE_KNOWN_WIN; }
