@@ -259,15 +259,14 @@ std::expected<GensfenSummary, std::string> run_gensfen(const GensfenOptions& opt
     });
   }
 
+  ProgressRate rate(summary.positions_before, 0);
   auto progress = [&] {
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const uint64_t now = sink.count();
-    const double rate = double(now - summary.positions_before) / std::max(secs, 1e-3);
     GensfenSummary s;
     sink.fill(s, summary.positions_before);
     log << "gensfen: " << now << " of " << options.positions << " positions, " << s.games << " games, "
-        << uint64_t(rate) << " positions/s, ETA "
-        << (rate > 0 ? format_duration(double(options.positions - now) / rate) : std::string("?")) << std::endl;
+        << rate.line(now, options.positions, secs, "positions") << std::endl;
   };
   {
     std::unique_lock lock(done_mutex);

@@ -116,6 +116,7 @@ std::expected<RescoreSummary, std::string> run_rescore(const RescoreOptions& opt
 
   const auto start = std::chrono::steady_clock::now();
   auto last_progress = start;
+  ProgressRate rate(summary.done_before, 0);
   const size_t threads = size_t(options.threads);
   const size_t batch = RECORDS_PER_THREAD_BATCH * threads;
   SliceTally total;
@@ -149,9 +150,8 @@ std::expected<RescoreSummary, std::string> run_rescore(const RescoreOptions& opt
         std::chrono::duration<double>(now - last_progress).count() >= options.progress_seconds) {
       last_progress = now;
       const double secs = std::chrono::duration<double>(now - start).count();
-      const double rate = double(end - summary.done_before) / std::max(secs, 1e-3);
-      log << "rescore: " << end << " of " << records.size() << " records, " << uint64_t(rate) << " records/s, ETA "
-          << (rate > 0 ? format_duration(double(records.size() - end) / rate) : std::string("?")) << std::endl;
+      log << "rescore: " << end << " of " << records.size() << " records, "
+          << rate.line(end, records.size(), secs, "records") << std::endl;
     }
   }
 

@@ -1,7 +1,7 @@
 // Training data: the 64-byte record round-trips every position, refuses damaged bytes, and gensfen writes only what
 // the trainer should see (quiet positions, a legal quiet best move, a bounded score, the game's result), continues
 // a file, cuts a torn one, stops on request and plays with its own weights beside other runs; shuffle splits without
-// losing or inventing a record.
+// losing or inventing a record; the progress lines report the speed since the previous line.
 #include <doctest/doctest.h>
 #include <unistd.h>
 
@@ -21,6 +21,7 @@
 
 #include "learn/commands.h"
 #include "learn/gensfen.h"
+#include "learn/progress.h"
 #include "learn/training_record.h"
 #include "learn_files.h"
 #include "rules/game_end.h"
@@ -431,4 +432,18 @@ TEST_CASE("shuffle splits the records into train and validation by whole games, 
   CHECK(run_learn_command("shuffle", {"--train", train, "--validation", validation, (dir / "a.bin").string()}, out2,
                           err2) == 1);
   CHECK(err2.str().find("a.bin") != std::string::npos);
+}
+
+TEST_CASE("a progress line's speed is the one since the previous line, so a pause does not drag it down") {
+  ProgressRate rate(1000, 0);  // a continued part: 1,000 records were there before the run
+  CHECK(rate.line(1000 + 500, 10000, 5, "positions") == "100 positions/s, ETA 0:01:25");
+  // Stopped for three hours (SIGSTOP), then resumed: the line that spans the pause is slow...
+  CHECK(rate.line(2000, 10000, 10800 + 10, "positions") == "0 positions/s, ETA 48:01:20");
+  // ...and the next one is the job's own speed again, where the average since the start would say 0.1 a second.
+  CHECK(rate.line(2000 + 1000, 10000, 10800 + 20, "positions") == "100 positions/s, ETA 0:01:10");
+  // Nothing done in an interval, or no time passed: no ETA to give.
+  CHECK(rate.line(3000, 10000, 10800 + 30, "records") == "0 records/s, ETA ?");
+  CHECK(rate.line(3000, 10000, 10800 + 30, "records") == "0 records/s, ETA ?");
+  // Past the target (a part continued beyond it): nothing left.
+  CHECK(rate.line(10100, 10000, 10800 + 40, "records") == "710 records/s, ETA 0:00:00");
 }
