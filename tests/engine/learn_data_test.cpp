@@ -439,7 +439,7 @@ TEST_CASE("a progress line's speed is the one since the previous line, so a paus
   CHECK(rate.line(1000 + 500, 10000, 5, "positions") == "100 positions/s, ETA 0:01:25");
   // Stopped for three hours (SIGSTOP), then resumed: the line that spans the pause is slow...
   CHECK(rate.line(2000, 10000, 10800 + 10, "positions") == "0 positions/s, ETA 48:01:20");
-  // ...and the next one is the job's own speed again, where the average since the start would say 0.1 a second.
+  // ...and the next one is the job's own speed again, where the average since the start would say 0.18 a second.
   CHECK(rate.line(2000 + 1000, 10000, 10800 + 20, "positions") == "100 positions/s, ETA 0:01:10");
   // Nothing done in an interval, or no time passed: no ETA to give.
   CHECK(rate.line(3000, 10000, 10800 + 30, "records") == "0 records/s, ETA ?");
