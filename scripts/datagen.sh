@@ -23,7 +23,7 @@
 #
 # Knobs (environment), with their defaults:
 #   NODES=4000 THREADS=<CPUs> PART_SIZE=250000 PARTS=400 (then stop) OPENINGS=openings/balanced-24.sfen
-#   EVAL_FILE=  (built-in weights)  NICE=19
+#   EVAL_FILE=  (built-in weights)  NICE=19  ENGINE=build/bin/shogi-arena-engine (the binary a new key copies)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 store=${SHOGI_ARENA_DATA:-${XDG_DATA_HOME:-$HOME/.local/share}/shogi-arena/selfplay}
@@ -32,6 +32,7 @@ part_size=${PART_SIZE:-250000}
 parts=${PARTS:-400}
 openings=${OPENINGS:-$root/openings/balanced-24.sfen}
 eval_file=${EVAL_FILE:-$root/engine/eval/default.kpev}
+engine=${ENGINE:-$root/build/bin/shogi-arena-engine}
 pidfile=$store/datagen.pid
 log() { echo "datagen: $(date -u +%FT%TZ) $*"; }
 die() { echo "datagen: $*" >&2; exit 1; }
@@ -52,7 +53,6 @@ running_pid() {
 }
 
 run_loop() {
-  local engine=$root/build/bin/shogi-arena-engine
   [ -x "$engine" ] || die "build first (bash scripts/build.sh): no $engine"
   [ -f "$eval_file" ] || die "EVAL_FILE $eval_file: no such file"
   [ -f "$openings" ] || die "OPENINGS $openings: no such file"
@@ -135,5 +135,5 @@ case "${1:-status}" in
       echo "  $(basename "$d"): $nparts whole parts, $whole records in them, $((all / 64)) records in all"
     done
     ;;
-  *) sed -n '2,25p' "$0" >&2; exit 2 ;;
-esac
+  *) sed -n '2,26p' "$0" >&2; exit 2 ;;
+esac; exit $?  # in the same statement: bash has read all it runs, so an edit beside a job is harmless
