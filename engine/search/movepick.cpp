@@ -85,7 +85,13 @@ MovePicker::MovePicker(const Position& pos, Move tt_move, Depth depth, const But
 MovePicker::MovePicker(const Position& pos, Move tt_move, Depth depth, const ButterflyHistory* history,
                        const CaptureHistory* capture_history)
     : pos_(pos), history_(history), capture_history_(capture_history), tt_move_(tt_move), depth_(depth) {
-  const bool tt_ok = tt_move && (pos.in_check() || pos.is_capture_or_promotion(tt_move)) && pos.pseudo_legal(tt_move);
+  // The hash move goes first if it is one of this node's moves: an evasion, a capture or promotion, or at the first
+  // ply a quiet check (what a node here stores when a check drop was its best). Otherwise it is no hash move at
+  // all: the later stages skip the hash move as already tried, and a quiet check kept there was never tried.
+  const bool tt_ok = tt_move && pos.pseudo_legal(tt_move) &&
+                     (pos.in_check() || pos.is_capture_or_promotion(tt_move) ||
+                      (depth == DEPTH_QS_CHECKS && pos.gives_check(tt_move)));
+  if (!tt_ok) tt_move_ = MOVE_NONE;
   stage_ = (pos.in_check() ? EVASION_TT : QSEARCH_TT) + !tt_ok;
 }
 

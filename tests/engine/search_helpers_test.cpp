@@ -158,6 +158,41 @@ TEST_CASE("move picker: captures of equal MVV-LVA follow the capture history, in
   }
 }
 
+TEST_CASE("move picker: quiescence search tries a hash move that is a quiet check first, and never drops one") {
+  // Black has a gold in hand and a rook that can take an undefended pawn: G*5b is a quiet check, G*1a no check.
+  Setup s("4k4/9/1p7/9/9/9/9/1R7/4K4 b G 1");
+  const Move check = s.move("G*5b"), quiet = s.move("G*1a"), capture = s.move("8h8c+");
+  REQUIRE(s.pos.gives_check(check));
+  REQUIRE_FALSE(s.pos.gives_check(quiet));
+  ButterflyHistory history;
+  history.clear();
+  CaptureHistory captures;
+  captures.clear();
+  auto moves = [&](Move tt_move, Depth depth) {
+    std::vector<Move> out;
+    MovePicker mp(s.pos, tt_move, depth, &history, &captures);
+    for (Move m; (m = mp.next_move()) != MOVE_NONE;) out.push_back(m);
+    return out;
+  };
+  const std::vector<Move> plain = moves(MOVE_NONE, DEPTH_QS_CHECKS);
+  REQUIRE(std::count(plain.begin(), plain.end(), check) == 1);
+
+  // The hash move a quiescence node stored (its best move was the check) comes first when it is searched again:
+  // it used to be skipped as a hash move not worth trying and then left out of the checks as one already tried.
+  const std::vector<Move> with_check = moves(check, DEPTH_QS_CHECKS);
+  REQUIRE_FALSE(with_check.empty());
+  CHECK(with_check.front() == check);
+  CHECK(std::count(with_check.begin(), with_check.end(), check) == 1);
+  CHECK(with_check.size() == plain.size());
+
+  // Below the first ply quiescence search tries no quiet check, the hash move included; a quiet hash move that does
+  // not check is no quiescence move at any depth, and neither hides another move.
+  const std::vector<Move> deeper = moves(check, DEPTH_QS_NO_CHECKS);
+  CHECK(std::count(deeper.begin(), deeper.end(), check) == 0);
+  CHECK(std::count(deeper.begin(), deeper.end(), capture) == 1);
+  CHECK(moves(quiet, DEPTH_QS_CHECKS) == plain);
+}
+
 namespace {
 
 // Stockfish's partial insertion sort, the order sort_moves_above must reproduce move for move.
