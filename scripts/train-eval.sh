@@ -12,7 +12,7 @@
 #   INIT=               weights training starts from (default: CURRENT, or engine/eval/default.kpev when CURRENT
 #                       is empty; `none`: zero tables on the hand-written evaluation)
 #   DATA=               record files to train on instead of generating (space-separated, e.g. the store's parts:
-#                       DATA="$(echo $S/part-000{1..6}.bin)"); they are packed with `shuffle --dedup on`
+#                       DATA="$(echo $S/part-000{1..6}.bin)"), packed with `shuffle` like generated data
 #   POSITIONS=2000000 NODES=5000 THREADS=<CPUs>      gensfen (without DATA)
 #   VALIDATION_FRACTION=0.05 DEDUP=on                shuffle: the share of games kept for validation, and each
 #                       position once (self-play repeats positions: 17 % of the store's records are repeats)
@@ -34,10 +34,11 @@ net=${NET:-off}
 die() { echo "train-eval.sh: $*" >&2; exit 1; }
 [ -x "$engine" ] || die "build first (bash scripts/build.sh): no $engine"
 [ "$sprt" = off ] || [ -x "$arena" ] || die "build first (bash scripts/build.sh): no $arena"
-case $sprt in on | off) ;; *) die "SPRT=$sprt: expected on or off" ;; esac
-case $net in on | off) ;; *) die "NET=$net: expected on or off" ;; esac
-case ${PAIRS:-off} in on | off) ;; *) die "PAIRS=$PAIRS: expected on or off" ;; esac
-case ${DEDUP:-on} in on | off) ;; *) die "DEDUP=$DEDUP: expected on or off" ;; esac
+on_off() { [ "$2" = on ] || [ "$2" = off ] || die "$1=$2: expected on or off"; }
+on_off SPRT "$sprt"
+on_off NET "$net"
+on_off PAIRS "${PAIRS:-off}"
+on_off DEDUP "${DEDUP:-on}"
 read -r -a data <<<"${DATA:-}"
 for f in "${data[@]}"; do [ -f "$f" ] || die "DATA: $f: no such file"; done
 out=${1:-$root/data/gen-$(date -u +%Y%m%dT%H%M%SZ)}

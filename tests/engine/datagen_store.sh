@@ -2,7 +2,7 @@
 # The data store's job (scripts/datagen.sh) through its own commands, on a throwaway store with tiny parts: the
 # generation key's folder and what it keeps, whole parts in the manifest with their seeds, a second run that adds
 # nothing, start / pause / resume / stop of the background job, a stopped part continued to its end with the records
-# written before it kept, and one-line errors for a missing weights or openings file.
+# written before it kept, and one-line errors for a missing weights, openings or engine file.
 #   datagen_store.sh ENGINE SOURCE_DIR
 set -euo pipefail
 engine=$1
