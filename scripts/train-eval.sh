@@ -17,8 +17,11 @@
 #   VALIDATION_FRACTION=0.05 DEDUP=on                shuffle: the share of games kept for validation, and each
 #                       position once (self-play repeats positions: 17 % of the store's records are repeats)
 #   EPOCHS=12 LAMBDA=0.5 LR=1.0 BATCH=16384 PAIRS=off SCALE=(fitted)       learn: the tables
+#   TABLES=on           off: keep INIT's tables as they are (no OUT/weights.bin) and train only the network on top of
+#                       them (needs NET=on); for tables that no longer gain on the data, as generation 8's on its own
 #   NET=off NET_LR=0.00025 NET_EPOCHS=3 NET_BATCH=4096                     learn: NET=on trains the network on top of
-#                       the tables just trained (frozen), and the candidate is then those weights
+#                       the tables (just trained, or INIT's with TABLES=off; frozen), and the candidate is then those
+#                       weights
 #   SPRT=on TC=2+0.05 ELO0=0 ELO1=10 ROUNDS=5000     the SPRT (both engines USI_Hash 64, one thread); SPRT=off stops
 #                       after training (for a machine that is not quiet: play the SPRT later with the same command)
 #   ENGINE=build/bin/shogi-arena-engine ARENA=build/bin/shogi-arena
@@ -39,12 +42,18 @@ on_off SPRT "$sprt"
 on_off NET "$net"
 on_off PAIRS "${PAIRS:-off}"
 on_off DEDUP "${DEDUP:-on}"
+on_off TABLES "${TABLES:-on}"
 read -r -a data <<<"${DATA:-}"
 for f in "${data[@]}"; do [ -f "$f" ] || die "DATA: $f: no such file"; done
 out=${1:-$root/data/gen-$(date -u +%Y%m%dT%H%M%SZ)}
 current=${CURRENT:-}
 init=${INIT:-${current:-$root/engine/eval/default.kpev}}
 [ "$init" = none ] && init=
+if [ "${TABLES:-on}" = off ]; then
+  [ "$net" = on ] || die "TABLES=off: nothing to train without NET=on"
+  [ -n "$init" ] || die "TABLES=off: the network needs tables to start from (INIT=none given)"
+  [ -f "$init" ] || die "INIT: $init: no such file"
+fi
 mkdir -p "$out"
 log() { echo "train-eval: $(date -u +%H:%M:%S) $*" >&2; }
 
@@ -73,19 +82,23 @@ learn() {
   mv "$output.part" "$output"
 }
 
-if [ ! -f "$out/weights.bin" ]; then
+tables=$out/weights.bin
+if [ "${TABLES:-on}" = off ]; then
+  tables=$init
+  log "the tables: $init as they are (TABLES=off)"
+elif [ ! -f "$out/weights.bin" ]; then
   init_args=()
   [ -n "$init" ] && init_args=(--init "$init")
   log "training the tables: ${EPOCHS:-12} epochs"
   learn "$out/weights.bin" "$out/learn.log" --epochs "${EPOCHS:-12}" --lambda "${LAMBDA:-0.5}" --lr "${LR:-1.0}" \
     --batch "${BATCH:-16384}" --pairs "${PAIRS:-off}" "${init_args[@]}"
 fi
-candidate=$out/weights.bin
+candidate=$tables
 
 if [ "$net" = on ]; then
   if [ ! -f "$out/net.bin" ]; then
     log "training the network on top of the tables: ${NET_EPOCHS:-3} epochs, net-lr ${NET_LR:-0.00025}"
-    learn "$out/net.bin" "$out/learn-net.log" --init "$out/weights.bin" --net on --freeze-tables on \
+    learn "$out/net.bin" "$out/learn-net.log" --init "$tables" --net on --freeze-tables on \
       --net-lr "${NET_LR:-0.00025}" --epochs "${NET_EPOCHS:-3}" --lambda "${LAMBDA:-0.5}" --batch "${NET_BATCH:-4096}"
   fi
   candidate=$out/net.bin

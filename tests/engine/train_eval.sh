@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/train-eval.sh on records already made (DATA, the data store's way), CI-sized: two record files packed with
 # dedup, the tables trained, the network trained on top of them, the candidate loaded over USI with its network, a
-# second run that skips every step, a one-round SPRT that resumes its journal, and one-line errors for bad knobs.
+# second run that skips every step, the network alone on INIT's tables (TABLES=off), a one-round SPRT that resumes its
+# journal, and one-line errors for bad knobs.
 #   train_eval.sh ENGINE ARENA SOURCE_DIR
 set -euo pipefail
 engine=$1
@@ -50,6 +51,22 @@ env "${knobs[@]}" SPRT=off bash "$script" "$out" >"$tmp/run2.log" 2>&1 || fail "
 grep -Eq "packing|training" "$tmp/run2.log" && fail "the second run did a step again: $(cat "$tmp/run2.log")"
 [ "$(cd "$out" && sha256sum train.bin weights.bin net.bin)" = "$sums" ] || fail "the second run changed the outputs"
 
+# TABLES=off: the network alone, on top of INIT's tables as they are. On the same packed sets, its starting loss is
+# the built-in weights' (the network starts at zero), where the first run's network started from the trained tables'.
+tables_off=$tmp/net-only
+mkdir -p "$tables_off"
+cp "$out/train.bin" "$out/validation.bin" "$tables_off/"
+env "${knobs[@]}" TABLES=off SPRT=off bash "$script" "$tables_off" >"$tmp/run3.log" 2>&1 ||
+  fail "TABLES=off: $(tail -5 "$tmp/run3.log")"
+[ -e "$tables_off/weights.bin" ] && fail "TABLES=off trained the tables"
+[ -s "$tables_off/net.bin" ] || fail "TABLES=off: no net.bin: $(ls "$tables_off")"
+start_loss() { sed -n 's/.*validation loss at the start \([0-9.]*\).*/\1/p' "$1"; }
+builtin_loss=$(start_loss "$out/learn.log")
+[ -n "$builtin_loss" ] || fail "no starting loss in $(cat "$out/learn.log")"
+[ "$(start_loss "$tables_off/learn-net.log")" = "$builtin_loss" ] ||
+  fail "TABLES=off did not start from INIT ($builtin_loss): $(cat "$tables_off/learn-net.log")"
+[ "$(start_loss "$out/learn-net.log")" != "$builtin_loss" ] || fail "the first run's network started from INIT too"
+
 # The SPRT: one round (a game pair) cannot decide, so the script says so and exits 2; a second run resumes it.
 code=0
 env "${knobs[@]}" SPRT=on ROUNDS=1 TC=1+0.02 bash "$script" "$out" >"$tmp/sprt1.log" 2>&1 || code=$?
@@ -74,9 +91,14 @@ grep -q "the SPRT could not run (exit 2" "$tmp/sprt3.log" && grep -q "^shogi-are
 # Bad knobs: one line each, nothing run.
 for bad in "DATA=$tmp/missing.bin|train-eval.sh: DATA: $tmp/missing.bin: no such file" \
   "NET=yes|train-eval.sh: NET=yes: expected on or off" "SPRT=maybe|train-eval.sh: SPRT=maybe: expected on or off" \
-  "ENGINE=$tmp/none|train-eval.sh: build first (bash scripts/build.sh): no $tmp/none"; do
+  "ENGINE=$tmp/none|train-eval.sh: build first (bash scripts/build.sh): no $tmp/none" \
+  "TABLES=maybe|train-eval.sh: TABLES=maybe: expected on or off" \
+  "TABLES=off|train-eval.sh: TABLES=off: nothing to train without NET=on"; do
   msg=$(env "${bad%%|*}" bash "$script" "$tmp/bad" 2>&1) && fail "${bad%%|*} ran"
   [ "$msg" = "${bad#*|}" ] || fail "${bad%%|*}: '$msg'"
 done
+msg=$(env NET=on TABLES=off INIT=none bash "$script" "$tmp/bad" 2>&1) && fail "TABLES=off INIT=none ran"
+[ "$msg" = "train-eval.sh: TABLES=off: the network needs tables to start from (INIT=none given)" ] ||
+  fail "TABLES=off INIT=none: '$msg'"
 [ -e "$tmp/bad" ] && fail "a bad knob made its output folder"
 echo "train-eval: $packed positions packed, tables and network trained, SPRT journal of $games games"
