@@ -34,6 +34,7 @@ engine=${ENGINE:-$root/build/bin/shogi-arena-engine}
 arena=${ARENA:-$root/build/bin/shogi-arena}
 sprt=${SPRT:-on}
 net=${NET:-off}
+tables_train=${TABLES:-on}
 die() { echo "train-eval.sh: $*" >&2; exit 1; }
 [ -x "$engine" ] || die "build first (bash scripts/build.sh): no $engine"
 [ "$sprt" = off ] || [ -x "$arena" ] || die "build first (bash scripts/build.sh): no $arena"
@@ -42,17 +43,17 @@ on_off SPRT "$sprt"
 on_off NET "$net"
 on_off PAIRS "${PAIRS:-off}"
 on_off DEDUP "${DEDUP:-on}"
-on_off TABLES "${TABLES:-on}"
+on_off TABLES "$tables_train"
 read -r -a data <<<"${DATA:-}"
 for f in "${data[@]}"; do [ -f "$f" ] || die "DATA: $f: no such file"; done
 out=${1:-$root/data/gen-$(date -u +%Y%m%dT%H%M%SZ)}
 current=${CURRENT:-}
 init=${INIT:-${current:-$root/engine/eval/default.kpev}}
 [ "$init" = none ] && init=
-if [ "${TABLES:-on}" = off ]; then
+[ -z "$init" ] || [ -f "$init" ] || die "INIT: $init: no such file"
+if [ "$tables_train" = off ]; then
   [ "$net" = on ] || die "TABLES=off: nothing to train without NET=on"
   [ -n "$init" ] || die "TABLES=off: the network needs tables to start from (INIT=none given)"
-  [ -f "$init" ] || die "INIT: $init: no such file"
 fi
 mkdir -p "$out"
 log() { echo "train-eval: $(date -u +%H:%M:%S) $*" >&2; }
@@ -83,7 +84,7 @@ learn() {
 }
 
 tables=$out/weights.bin
-if [ "${TABLES:-on}" = off ]; then
+if [ "$tables_train" = off ]; then
   tables=$init
   log "the tables: $init as they are (TABLES=off)"
 elif [ ! -f "$out/weights.bin" ]; then

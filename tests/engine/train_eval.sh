@@ -100,5 +100,11 @@ done
 msg=$(env NET=on TABLES=off INIT=none bash "$script" "$tmp/bad" 2>&1) && fail "TABLES=off INIT=none ran"
 [ "$msg" = "train-eval.sh: TABLES=off: the network needs tables to start from (INIT=none given)" ] ||
   fail "TABLES=off INIT=none: '$msg'"
+# A missing INIT fails before anything runs, whether the tables train from it or the network stands on it.
+for tables in on off; do
+  msg=$(env DATA="$tmp/a.bin" NET=on TABLES=$tables INIT="$tmp/missing.kpev" bash "$script" "$tmp/bad" 2>&1) &&
+    fail "TABLES=$tables with a missing INIT ran"
+  [ "$msg" = "train-eval.sh: INIT: $tmp/missing.kpev: no such file" ] || fail "TABLES=$tables missing INIT: '$msg'"
+done
 [ -e "$tmp/bad" ] && fail "a bad knob made its output folder"
 echo "train-eval: $packed positions packed, tables and network trained, SPRT journal of $games games"
