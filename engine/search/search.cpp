@@ -604,6 +604,9 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
   }
 
   (ss + 1)->excluded_move = MOVE_NONE;
+  // The null-move and ProbCut children carry this node's halves; the move loop sets them per move. Without this a
+  // child would read what an earlier sibling's subtree left in the slot.
+  (ss + 1)->half_extensions = ss->half_extensions;
   (ss + 2)->killers[0] = (ss + 2)->killers[1] = MOVE_NONE;
   const Move excluded = ss->excluded_move;
   const Move prev_move = (ss - 1)->current_move;
@@ -613,6 +616,10 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
   bool tt_hit;
   TTEntry* tte = sh.tt.probe(key, tt_hit);
   Value tt_value = tt_hit ? value_from_tt(tte->value(), ss->ply) : VALUE_NONE;
+  // Copies, like tt_value, read from here on instead of the entry: the null-move search (its verification searches
+  // this very key) and ProbCut may overwrite the slot before ProbCut and the singular test read them.
+  Bound tt_bound = tt_hit ? tte->bound() : BOUND_NONE;
+  Depth tt_depth = tt_hit ? tte->depth() : DEPTH_NONE;
   Move tt_move = MOVE_NONE;
   if (root_node)
     tt_move = root_moves_[pv_idx_].pv[0];
@@ -623,9 +630,8 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
   if (!excluded) ss->tt_pv = pv_node || (tt_hit && tte->is_pv());
 
   // At PV nodes only an exact bound may cut, so that the principal variation stays honest.
-  if (!root_node && tt_hit && tte->depth() >= depth && tt_value != VALUE_NONE &&
-      (pv_node ? tte->bound() == BOUND_EXACT
-               : (tt_value >= beta ? (tte->bound() & BOUND_LOWER) : (tte->bound() & BOUND_UPPER)))) {
+  if (!root_node && tt_hit && tt_depth >= depth && tt_value != VALUE_NONE &&
+      (pv_node ? tt_bound == BOUND_EXACT : (tt_value >= beta ? (tt_bound & BOUND_LOWER) : (tt_bound & BOUND_UPPER)))) {
     if (tt_move && tt_value >= beta && !capture_stage(pos, tt_move)) update_quiet_stats(ss, tt_move, stat_bonus(depth));
     if (pv_node) {
       ss->pv[0] = MOVE_NONE;
@@ -636,7 +642,7 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
 
   // Step 4: one-move mate, cheaper than searching to find it. An entry written only by quiescence search does not
   // count as a visit: move-count pruning there could hide a quiet mating check.
-  if (!root_node && !ss->in_check && !excluded && (!tt_hit || tte->depth() <= DEPTH_QS_CHECKS)) {
+  if (!root_node && !ss->in_check && !excluded && (!tt_hit || tt_depth <= DEPTH_QS_CHECKS)) {
     const Move mate = mate_in_one(pos);
     if (mate != MOVE_NONE) {
       const Value v = mate_in(ss->ply + 1);
@@ -663,7 +669,7 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
     } else if (tt_hit) {
       raw_eval = tte->eval() == VALUE_NONE ? static_eval(pos, ss) : tte->eval();
       ss->static_eval = eval = corrected_eval(pos, raw_eval);
-      if (tt_value != VALUE_NONE && (tte->bound() & (tt_value > eval ? BOUND_LOWER : BOUND_UPPER))) eval = tt_value;
+      if (tt_value != VALUE_NONE && (tt_bound & (tt_value > eval ? BOUND_LOWER : BOUND_UPPER))) eval = tt_value;
     } else {
       raw_eval = static_eval(pos, ss);
       ss->static_eval = eval = corrected_eval(pos, raw_eval);
@@ -695,7 +701,7 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
       Value null_value = -search<NonPV>(pos, ss + 1, -beta, -beta + 1, depth - r, !cut_node);
       pos.undo_null_move();
       if (null_value >= beta) {
-        if (null_value >= VALUE_MATE_IN_MAX_PLY) null_value = beta;
+        null_value = null_move_cutoff_value(null_value, beta);
         if (nmp_min_ply_ || depth < 12) return null_value;
         nmp_min_ply_ = ss->ply + 3 * (depth - r) / 4;
         const Value v = search<NonPV>(pos, ss, beta - 1, beta, depth - r, false);
@@ -707,7 +713,7 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
     // Step 9: ProbCut. A good capture that beats beta by a margin in a reduced search very likely beats beta.
     const Value probcut_beta = beta + tune::ProbcutMargin - tune::ProbcutImproving * improving;
     if (!pv_node && depth > 4 && std::abs(beta) < VALUE_MATE_IN_MAX_PLY &&
-        !(tt_hit && tte->depth() >= depth - 3 && tt_value != VALUE_NONE && tt_value < probcut_beta)) {
+        !(tt_hit && tt_depth >= depth - 3 && tt_value != VALUE_NONE && tt_value < probcut_beta)) {
       MovePicker mp(pos, tt_move, probcut_beta - ss->static_eval);
       Move move;
       while ((move = mp.next_move()) != MOVE_NONE) {
@@ -734,6 +740,8 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
     if (sh.stop.load(std::memory_order_relaxed)) return VALUE_ZERO;
     tte = sh.tt.probe(key, tt_hit);
     tt_value = tt_hit ? value_from_tt(tte->value(), ss->ply) : VALUE_NONE;
+    tt_bound = tt_hit ? tte->bound() : BOUND_NONE;
+    tt_depth = tt_hit ? tte->depth() : DEPTH_NONE;
     if (tt_hit) {
       const Move m = pos.to_move(tte->move());
       if (m != MOVE_NONE && pos.pseudo_legal(m)) tt_move = m;
@@ -797,8 +805,9 @@ Value Worker::search(Position& pos, Stack* ss, Value alpha, Value beta, Depth de
 
     // Step 13: extensions (singular, check, single reply, recapture), limited relative to the iteration depth.
     if (ext_scale > 0) {
-      if (!root_node && depth >= tune::SingularDepth && move == tt_move && !excluded && tt_hit && tt_value != VALUE_NONE &&
-          std::abs(tt_value) < VALUE_KNOWN_WIN && (tte->bound() & BOUND_LOWER) && tte->depth() >= depth - 3) {
+      if (!root_node && depth >= tune::SingularDepth && move == tt_move && !excluded && tt_hit &&
+          tt_value != VALUE_NONE && std::abs(tt_value) < VALUE_KNOWN_WIN && (tt_bound & BOUND_LOWER) &&
+          tt_depth >= depth - 3) {
         const Value singular_beta = tt_value - tune::SingularMargin * depth / 10;
         ss->excluded_move = move;
         const Value v = search<NonPV>(pos, ss, singular_beta - 1, singular_beta, (depth - 1) / 2, cut_node);

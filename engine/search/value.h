@@ -36,4 +36,10 @@ constexpr Value value_from_tt(Value v, int ply) {
                                        : v;
 }
 
+// What a null-move fail-high (null_value >= beta) returns. A mate or a perpetual found after the null move depends
+// on the move the side did not play: it proves only that the node beats beta.
+constexpr Value null_move_cutoff_value(Value null_value, Value beta) {
+  return null_value >= VALUE_KNOWN_WIN ? beta : null_value;
+}
+
 }  // namespace shogi

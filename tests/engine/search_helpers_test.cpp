@@ -405,6 +405,15 @@ TEST_CASE("mate scores are stored relative to the node and read back relative to
   CHECK(value_to_tt(500, 10) == 500);
 }
 
+TEST_CASE("null move: a fail-high passes on an ordinary score, never a mate or a perpetual found after it") {
+  CHECK(null_move_cutoff_value(350, 200) == 350);
+  CHECK(null_move_cutoff_value(VALUE_KNOWN_WIN - 1, 200) == VALUE_KNOWN_WIN - 1);
+  CHECK(null_move_cutoff_value(mate_in(7), 200) == 200);
+  // The perpetual check's score lies below the mate range: a clamp of mates alone let it through.
+  CHECK(null_move_cutoff_value(VALUE_PERPETUAL, 200) == 200);
+  CHECK(null_move_cutoff_value(VALUE_KNOWN_WIN, -50) == -50);
+}
+
 namespace {
 // Keys that share a cluster in a 1 MB table: they differ only in bits that do not reach the index.
 constexpr Key BASE = 0x1234567800000000ULL;
