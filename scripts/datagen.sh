@@ -44,12 +44,21 @@ key_dir() {
   echo "$store/w$wsha-n$nodes-$osha"
 }
 
+# "PID STATE" of the job while it lives (STATE is ps's: R, S, T when paused, ...). One ps call answers both whether
+# it lives and how: with a kill -0 before it, a job that ended between the two looks made ps fail and status exit
+# with nothing said. A job that has exited but is not yet reaped (a zombie, Z) is not running.
+job_state() {
+  local pid state
+  pid=$(cat "$pidfile" 2>/dev/null) || return 1
+  state=$(ps -o stat= -p "$pid" 2>/dev/null) || return 1
+  [[ $state != Z* ]] || return 1
+  echo "$pid $state"
+}
+
 running_pid() {
-  [ -f "$pidfile" ] || return 1
-  local pid
-  pid=$(cat "$pidfile")
-  kill -0 "$pid" 2>/dev/null || return 1
-  echo "$pid"
+  local job
+  job=$(job_state) || return 1
+  echo "${job%% *}"
 }
 
 run_loop() {
@@ -120,9 +129,9 @@ case "${1:-status}" in
     echo "datagen: $1 (process group $pid)"
     ;;
   status)
-    if pid=$(running_pid); then
-      state=$(ps -o stat= -p "$pid" | cut -c1)
-      [ "$state" = T ] && echo "datagen: paused (pid $pid)" || echo "datagen: running (pid $pid)"
+    if job=$(job_state); then
+      read -r pid state <<< "$job"
+      [[ $state == T* ]] && echo "datagen: paused (pid $pid)" || echo "datagen: running (pid $pid)"
     else
       echo "datagen: not running"
     fi

@@ -117,4 +117,23 @@ out=$(OPENINGS=$tmp/missing.sfen bash "$datagen" run 2>&1) && fail "a missing op
 out=$(ENGINE=$tmp/no-engine bash "$datagen" run 2>&1) && fail "a missing engine ran"
 grep -q "no $tmp/no-engine" <<<"$out" || fail "missing engine: $out"
 [ "$(ls "$SHOGI_ARENA_DATA" | grep -c '^w')" = 1 ] || fail "a key folder was made for bad knobs: $(ls "$SHOGI_ARENA_DATA")"
+# A job that has exited but is not yet reaped (a zombie: its parent here never waits) is not running. Status said it
+# was, and when the job ended between its two looks (kill -0, then ps) it exited with nothing said.
+pidfile=$SHOGI_ARENA_DATA/datagen.pid
+rm -f "$pidfile"
+bash -c 'sleep 0.05 & echo $! > "$1"; exec sleep 5' _ "$pidfile" &
+holder=$!
+zombie_state() { ps -o stat= -p "$(cat "$pidfile" 2>/dev/null)" 2>/dev/null || true; }
+for _ in $(seq 50); do
+  [[ $(zombie_state) == Z* ]] && break
+  sleep 0.1
+done
+[[ $(zombie_state) == Z* ]] || fail "no zombie to test with: '$(zombie_state)'"
+out=$(bash "$datagen" status) || fail "status failed on a zombie job: $out"
+grep -q "datagen: not running" <<<"$out" || fail "status on a zombie job: $out"
+out=$(bash "$datagen" pause) || fail "pause failed on a zombie job: $out"
+[ "$out" = "datagen: not running" ] || fail "pause on a zombie job: $out"
+kill "$holder"
+wait "$holder" 2>/dev/null || true
+
 echo "datagen store: 3 parts, a stop at $written records continued, pause held the part at $paused_at bytes"
