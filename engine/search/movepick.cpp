@@ -113,6 +113,10 @@ void MovePicker::score() {
       m->value = history_ ? history_->get(us, m->move) : 0;
       for (const PieceToHistory* c : continuations_)
         if (c) m->value += c->get(m->move);
+      // A quiet direct check comes earlier whatever its history (Stockfish's bonus): history is learned per square,
+      // and a checking drop that history has not met yet would wait behind every quiet move it has.
+      if (pos_.check_squares(type_of(moved_piece_after(m->move))).test(to_sq(m->move)))
+        m->value += tune::QuietCheckBonus;
     } else {  // EVASIONS
       m->value = pos_.is_capture(m->move) ? (1 << 28) + mvv_lva(pos_, m->move)
                                           : (history_ ? history_->get(us, m->move) : 0);

@@ -59,6 +59,8 @@
   X(QsFutility, 150, 50, 300, 12)                                                                                      \
   /* Captures are ordered by MVV-LVA plus their capture history / CaptureHistoryDivisor. */                           \
   X(CaptureHistoryDivisor, 4, 1, 16, 1)                                                                                \
+  /* A quiet move that gives direct check is ordered as if its history were QuietCheckBonus higher. */              \
+  X(QuietCheckBonus, 6000, 0, 16000, 800)                                                                              \
   /* Time: TmMovesToGo - ply/5 moves expected (at least TmMovesToGoMin); a move takes at most TmMaxShare per mille */  \
   /* of the remaining time (a share, not a divisor, so that tuning can move it in small steps) and TmMaxScale */       \
   /* optimums; no iteration started that the last one's time times the branching factor (at most TmBranchingMax/10) */ \

@@ -13,6 +13,7 @@
 #include "search/movepick.h"
 #include "search/see.h"
 #include "search/tt.h"
+#include "search/tune.h"
 #include "search/value.h"
 
 using namespace shogi;
@@ -101,6 +102,26 @@ TEST_CASE("move picker: quiet moves follow the history scores") {
   REQUIRE(order.size() == 5);
   CHECK(order.front() == best);
   CHECK(order.back() == s.move("5i6i"));
+}
+
+TEST_CASE("move picker: quiet direct checks come before quiet moves with a good history") {
+  // Black drops a gold: on 4a, 6a, 4b, 5b or 6b it checks the king on 5a; anywhere else it does not.
+  Setup s("4k4/9/9/9/9/9/9/9/4K4 b G 1");
+  ButterflyHistory history;
+  history.clear();
+  const Move favoured = s.move("5i4i"), quiet_drop = s.move("G*1i");
+  history.update(BLACK, favoured, tune::QuietCheckBonus / 2);
+  history.update(BLACK, s.move("G*4b"), -tune::QuietCheckBonus / 4);  // a check with a bad history still leads
+  const Move no_killers[2] = {MOVE_NONE, MOVE_NONE};
+  MovePicker mp(s.pos, MOVE_NONE, 3, &history, nullptr, {}, no_killers, MOVE_NONE);
+  std::vector<Move> order;
+  for (Move m; (m = mp.next_move()) != MOVE_NONE;) order.push_back(m);
+  const std::vector<Move> checks = {s.move("G*4a"), s.move("G*6a"), s.move("G*4b"), s.move("G*5b"), s.move("G*6b")};
+  REQUIRE(order.size() > checks.size() + 1);
+  for (const Move check : checks)
+    CHECK(std::find(order.begin(), order.begin() + checks.size(), check) != order.begin() + checks.size());
+  CHECK(order[checks.size()] == favoured);
+  CHECK(std::find(order.begin(), order.end(), quiet_drop) != order.end());
 }
 
 TEST_CASE("move picker: the continuation histories of earlier moves add to the butterfly history") {
