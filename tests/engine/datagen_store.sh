@@ -121,7 +121,7 @@ grep -q "no $tmp/no-engine" <<<"$out" || fail "missing engine: $out"
 # was, and when the job ended between its two looks (kill -0, then ps) it exited with nothing said.
 pidfile=$SHOGI_ARENA_DATA/datagen.pid
 rm -f "$pidfile"
-bash -c 'sleep 0.05 & echo $! > "$1"; exec sleep 5' _ "$pidfile" &
+bash -c 'sleep 0.05 & echo $! > "$1"; exec sleep 60' _ "$pidfile" &
 holder=$!
 zombie_state() { ps -o stat= -p "$(cat "$pidfile" 2>/dev/null)" 2>/dev/null || true; }
 for _ in $(seq 50); do
@@ -133,7 +133,7 @@ out=$(bash "$datagen" status) || fail "status failed on a zombie job: $out"
 grep -q "datagen: not running" <<<"$out" || fail "status on a zombie job: $out"
 out=$(bash "$datagen" pause) || fail "pause failed on a zombie job: $out"
 [ "$out" = "datagen: not running" ] || fail "pause on a zombie job: $out"
-kill "$holder"
+kill "$holder" 2>/dev/null || true
 wait "$holder" 2>/dev/null || true
 
 echo "datagen store: 3 parts, a stop at $written records continued, pause held the part at $paused_at bytes"
