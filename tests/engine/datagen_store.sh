@@ -138,5 +138,6 @@ out=$(bash "$datagen" pause) || fail "pause failed on a zombie job: $out"
 [ "$out" = "datagen: not running" ] || fail "pause on a zombie job: $out"
 kill "$holder" 2>/dev/null || true
 wait "$holder" 2>/dev/null || true
+holder=  # reaped: the cleanup trap must not kill a pid that may be reused
 
 echo "datagen store: 3 parts, a stop at $written records continued, pause held the part at $paused_at bytes"
