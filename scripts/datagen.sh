@@ -44,16 +44,31 @@ key_dir() {
   echo "$store/w$wsha-n$nodes-$osha"
 }
 
-# "PID STATE" of the job while it lives (STATE is ps's: R, S, T when paused, ...). One ps call answers both whether
-# it lives and how: with a kill -0 before it, a job that ended between the two looks made ps fail and status exit
-# with nothing said. A job that has exited but is not yet reaped (a zombie, Z) is not running.
+# "PID STATE" of the job while it lives (STATE is ps's: R, S, T when paused, ...). One ps call answers whether it
+# lives, how, and whether it is the job: with a kill -0 before it, a job that ended between the two looks made ps
+# fail and status exit with nothing said. A job that has exited but is not yet reaped (a zombie, Z) is not running.
+# The pid file keeps the job's start time beside its pid: a job that died with its machine leaves a pid that a new
+# process may have been given, and stop would signal that process's group. A pid file of an older script, without
+# the time, is trusted only while the process runs this script's `run`.
 job_state() {
-  local pid state
-  pid=$(cat "$pidfile" 2>/dev/null) || return 1
-  state=$(ps -o stat= -p "$pid" 2>/dev/null) || return 1
+  local pid started state
+  read -r pid started 2>/dev/null <"$pidfile" || [ -n "${pid:-}" ] || return 1
+  local seen
+  seen=$(ps_job "$pid") || return 1
+  read -r state _ <<<"$seen"
   [[ $state != Z* ]] || return 1
+  if [ -n "$started" ]; then
+    [ "$(ps_start_of "$seen")" = "$started" ] || return 1
+  else
+    [[ $seen == *datagen.sh\ run ]] || return 1
+  fi
   echo "$pid $state"
 }
+
+# "STATE START ARGS" of a process, its start time (ps's lstart, five words) in one locale and zone whatever the
+# caller's, so that the time the pid file keeps compares equal later; ps_start_of picks that time out of the line.
+ps_job() { LC_ALL=C TZ=UTC ps -o stat=,lstart=,args= -p "$1" 2>/dev/null; }
+ps_start_of() { awk '{ print $2, $3, $4, $5, $6 }' <<<"$1"; }
 
 running_pid() {
   local job
@@ -118,7 +133,7 @@ case "${1:-status}" in
     if pid=$(running_pid); then echo "datagen: already running (pid $pid)"; exit 0; fi
     mkdir -p "$store"
     setsid nice -n "${NICE:-19}" "$0" run >> "$store/datagen.log" 2>&1 < /dev/null &
-    echo $! > "$pidfile"
+    echo "$! $(ps_start_of "$(ps_job $!)")" > "$pidfile"
     echo "datagen: started (pid $!), store $store, log $store/datagen.log"
     ;;
   pause | resume | stop)

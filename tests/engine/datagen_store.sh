@@ -2,7 +2,8 @@
 # The data store's job (scripts/datagen.sh) through its own commands, on a throwaway store with tiny parts: the
 # generation key's folder and what it keeps, whole parts in the manifest with their seeds, a second run that adds
 # nothing, start / pause / resume / stop of the background job, a stopped part continued to its end with the records
-# written before it kept, and one-line errors for a missing weights, openings or engine file.
+# written before it kept, one-line errors for a missing weights, openings or engine file, and a pid file left by a
+# dead job (a zombie, or a pid reused by a stranger) that is neither called running nor signalled.
 #   datagen_store.sh ENGINE SOURCE_DIR
 set -euo pipefail
 engine=$1
@@ -60,7 +61,8 @@ grep -q "w$wsha-n100-balanced-24: 2 whole parts, 600 records in them, 600 record
 export NODES=100 PARTS=3 PART_SIZE=10000000
 bash "$datagen" start >"$tmp/start.log" 2>&1 || fail "start: $(cat "$tmp/start.log")"
 grep -q "datagen: started" "$tmp/start.log" || fail "start: $(cat "$tmp/start.log")"
-out=$(bash "$datagen" start)
+# The pid file keeps the job's start time: another time zone or locale must still see the same job.
+out=$(TZ=Asia/Tokyo LC_ALL=C.UTF-8 bash "$datagen" start)
 grep -q "already running" <<<"$out" || fail "a second start did not say it was running: $out"
 part=$key/part-0003.bin
 for _ in $(seq 300); do
@@ -139,5 +141,22 @@ out=$(bash "$datagen" pause) || fail "pause failed on a zombie job: $out"
 kill "$holder" 2>/dev/null || true
 wait "$holder" 2>/dev/null || true
 holder=  # reaped: the cleanup trap must not kill a pid that may be reused
+
+# A pid file left by a job that died with its machine names a pid that a new process may have been given since.
+# That process is not the job: status must not call it running, and stop must not signal its process group.
+setsid sleep 60 </dev/null >/dev/null 2>&1 &
+stranger=$!
+holder=$stranger
+for left in "$stranger" "$stranger Thu Jan  1 00:00:00 1970"; do
+  echo "$left" >"$pidfile"
+  out=$(bash "$datagen" status) || fail "status failed on a reused pid: $out"
+  grep -q "datagen: not running" <<<"$out" || fail "status on a reused pid ($left): $out"
+  out=$(bash "$datagen" stop) || fail "stop failed on a reused pid: $out"
+  [ "$out" = "datagen: not running" ] || fail "stop on a reused pid ($left): $out"
+  kill -0 "$stranger" 2>/dev/null || fail "stop signalled the process that reused the job's pid ($left)"
+done
+kill "$stranger" 2>/dev/null || true
+wait "$stranger" 2>/dev/null || true
+holder=
 
 echo "datagen store: 3 parts, a stop at $written records continued, pause held the part at $paused_at bytes"
