@@ -48,6 +48,8 @@ read -r -a data <<<"${DATA:-}"
 for f in "${data[@]}"; do [ -f "$f" ] || die "DATA: $f: no such file"; done
 out=${1:-$root/data/gen-$(date -u +%Y%m%dT%H%M%SZ)}
 current=${CURRENT:-}
+# Checked before INIT, which defaults to it: a missing CURRENT is named as such, not as INIT.
+[ -z "$current" ] || [ "$current" = none ] || [ -f "$current" ] || die "CURRENT: $current: no such file"
 init=${INIT:-${current:-$root/engine/eval/default.kpev}}
 [ "$init" = none ] && init=
 [ -z "$init" ] || [ -f "$init" ] || die "INIT: $init: no such file"

@@ -106,5 +106,8 @@ for tables in on off; do
     fail "TABLES=$tables with a missing INIT ran"
   [ "$msg" = "train-eval.sh: INIT: $tmp/missing.kpev: no such file" ] || fail "TABLES=$tables missing INIT: '$msg'"
 done
+# A missing CURRENT is named as CURRENT, though INIT defaults to it.
+msg=$(env DATA="$tmp/a.bin" CURRENT="$tmp/missing.kpev" bash "$script" "$tmp/bad" 2>&1) && fail "a missing CURRENT ran"
+[ "$msg" = "train-eval.sh: CURRENT: $tmp/missing.kpev: no such file" ] || fail "missing CURRENT: '$msg'"
 [ -e "$tmp/bad" ] && fail "a bad knob made its output folder"
 echo "train-eval: $packed positions packed, tables and network trained, SPRT journal of $games games"
