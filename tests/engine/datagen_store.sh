@@ -12,8 +12,11 @@ datagen=$source_dir/scripts/datagen.sh
 tmp=$(mktemp -d)
 export SHOGI_ARENA_DATA=$tmp/store ENGINE=$engine THREADS=1 NICE=0
 holder=
+first_job=
 cleanup() {
   bash "$datagen" stop >/dev/null 2>&1 || true
+  # A second start that wrongly ran a second job overwrote the pid file: the first job's group is stopped by name.
+  [ -z "$first_job" ] || kill -TERM -- "-$first_job" 2>/dev/null || true
   # The zombie's holder below keeps the test's output open: a failure there must not wait for its sleep to end.
   [ -z "$holder" ] || kill "$holder" 2>/dev/null || true
   rm -rf "$tmp"
@@ -61,6 +64,7 @@ grep -q "w$wsha-n100-balanced-24: 2 whole parts, 600 records in them, 600 record
 export NODES=100 PARTS=3 PART_SIZE=10000000
 bash "$datagen" start >"$tmp/start.log" 2>&1 || fail "start: $(cat "$tmp/start.log")"
 grep -q "datagen: started" "$tmp/start.log" || fail "start: $(cat "$tmp/start.log")"
+read -r first_job _ <"$SHOGI_ARENA_DATA/datagen.pid"
 # The pid file keeps the job's start time: another time zone or locale must still see the same job.
 out=$(TZ=Asia/Tokyo LC_ALL=C.UTF-8 bash "$datagen" start)
 grep -q "already running" <<<"$out" || fail "a second start did not say it was running: $out"
@@ -102,6 +106,7 @@ done
 out=$(bash "$datagen" stop)
 grep -q "datagen: stop" <<<"$out" || fail "stop: $out"
 wait_status "not running" stop
+first_job=  # stopped: the cleanup trap must not signal a group whose pid may be reused
 grep -q stopping "$SHOGI_ARENA_DATA/datagen.log" || fail "the log does not say it stopped"
 [ "$(manifest_parts "$key")" = "part-0001 part-0002 " ] || fail "a stopped part entered the manifest"
 written=$(records "$part")
