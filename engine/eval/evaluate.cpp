@@ -125,7 +125,9 @@ Value evaluate_learned(const kp::Weights& w, const Position& pos, const kp::Accu
 
 Value evaluate_hand_written(const Position& pos) {
   const Value v = evaluate_black(pos);
-  return (pos.side_to_move() == BLACK ? v : -v) + HAND_WEIGHTS.tempo;
+  // A side holding most of the pieces sums past a known win (every piece in one hand is over 15,000): the search
+  // returns a static value uncorrected at its maximum ply, where it must still read as a static value.
+  return clamp_static((pos.side_to_move() == BLACK ? v : -v) + HAND_WEIGHTS.tempo);
 }
 
 Value evaluate(const Position& pos, const kp::Weights* weights) {

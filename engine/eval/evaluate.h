@@ -12,7 +12,7 @@ namespace shogi {
 
 // The hand-written evaluation from black's point of view, without the side-to-move tempo.
 Value evaluate_black(const Position& pos);
-// The hand-written evaluation from the side to move's point of view, with its tempo.
+// The hand-written evaluation from the side to move's point of view, with its tempo, kept below a known win.
 Value evaluate_hand_written(const Position& pos);
 
 // The learned evaluation from the side to move's point of view: the tables' sums in `acc`, plus the hand-written

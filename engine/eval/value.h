@@ -19,8 +19,8 @@ constexpr Value VALUE_MATE_IN_MAX_PLY = VALUE_MATE - MAX_PLY;
 constexpr Value VALUE_MATED_IN_MAX_PLY = -VALUE_MATE_IN_MAX_PLY;
 // Decisive but not a mate: a perpetual check seen twice in the tree. Reporting it as "mate" would be a lie.
 constexpr Value VALUE_PERPETUAL = 20000;
-// Static values beyond this are treated as won (futility and null-move pruning stop trusting them); the learned
-// evaluation keeps below it, and so does the corrected one the search prunes with (the hand-written one may not).
+// Static values beyond this are treated as won (futility and null-move pruning stop trusting them); the learned and
+// the hand-written evaluations keep below it, and so does the corrected one the search prunes with.
 constexpr Value VALUE_KNOWN_WIN = 10000;
 // A static value brought below a known win: what the learned and the corrected evaluations return.
 constexpr Value clamp_static(Value v) { return std::clamp(v, -VALUE_KNOWN_WIN + 1, VALUE_KNOWN_WIN - 1); }

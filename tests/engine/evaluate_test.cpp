@@ -69,3 +69,20 @@ TEST_CASE("evaluation: material counts, including pieces in hand") {
   REQUIRE(b.set("4k4/9/9/9/9/9/9/9/4K4 b - 1", &s2).has_value());
   CHECK(evaluate_hand_written(a) > evaluate_hand_written(b) + 800);
 }
+
+TEST_CASE("evaluation: the hand-written value stays below a known win when one side holds every piece") {
+  Position::init();
+  Position pos;
+  StateInfo st;
+  // A tsume-style position: the attacker has no king and every other piece in hand, over 15,000.
+  REQUIRE(pos.set("4k4/9/9/9/9/9/9/9/9 b 2R2B4G4S4N4L18P 1", &st).has_value());
+  CHECK(evaluate_black(pos) >= VALUE_KNOWN_WIN);
+  CHECK(evaluate_hand_written(pos) == VALUE_KNOWN_WIN - 1);
+  // White holds them: clamped from either side's view.
+  Position white;
+  StateInfo st2, st3;
+  REQUIRE(white.set("9/9/9/9/9/9/9/9/4K4 w 2r2b4g4s4n4l18p 1", &st2).has_value());
+  CHECK(evaluate_hand_written(white) == VALUE_KNOWN_WIN - 1);
+  REQUIRE(white.set("9/9/9/9/9/9/9/9/4K4 b 2r2b4g4s4n4l18p 1", &st3).has_value());
+  CHECK(evaluate_hand_written(white) == -VALUE_KNOWN_WIN + 1);
+}
