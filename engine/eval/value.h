@@ -22,7 +22,7 @@ constexpr Value VALUE_PERPETUAL = 20000;
 // Static values beyond this are treated as won (futility and null-move pruning stop trusting them); the learned and
 // the hand-written evaluations keep below it, and so does the corrected one the search prunes with.
 constexpr Value VALUE_KNOWN_WIN = 10000;
-// A static value brought below a known win: what the learned and the corrected evaluations return.
+// A static value brought below a known win: what the learned, hand-written and corrected evaluations return.
 constexpr Value clamp_static(Value v) { return std::clamp(v, -VALUE_KNOWN_WIN + 1, VALUE_KNOWN_WIN - 1); }
 
 constexpr Value mate_in(int ply) { return VALUE_MATE - ply; }
