@@ -385,8 +385,9 @@ int shuffle(const std::vector<std::string>& raw, std::ostream& out, std::ostream
 }
 
 int learn(const std::vector<std::string>& raw, std::ostream& out, std::ostream& err) {
-  auto args = parse_args(raw, {"validation", "output", "init", "base", "epochs", "batch", "lr", "lr-decay", "lambda",
-                               "scale", "l2", "pairs", "net", "net-lr", "freeze-tables", "threads", "seed"});
+  auto args =
+      parse_args(raw, {"validation", "output", "init", "base", "epochs", "batch", "lr", "lr-decay", "lambda", "scale",
+                       "l2", "pairs", "king-buckets", "net", "net-lr", "freeze-tables", "threads", "seed"});
   if (!args || args->words.empty() || !args->values.contains("output")) {
     err << "learn: " << (args ? "usage: " + usage("learn") : args.error()) << '\n';
     return 2;
@@ -411,6 +412,8 @@ int learn(const std::vector<std::string>& raw, std::ostream& out, std::ostream& 
   get.choice("base", o.base, {{"hand", kp::Base::HandWritten}, {"none", kp::Base::None}},
              "hand (tables on top of the hand-written evaluation) or none");
   get.choice("pairs", o.pairs, {{"on", true}, {"off", false}}, "on (train pair terms near the kings too) or off");
+  get.choice("king-buckets", o.king_buckets, {{"on", true}, {"off", false}},
+             "on (a KP row per king region beside each square's) or off");
   get.choice("net", o.net, {{"on", true}, {"off", false}}, "on (train a network beside the tables) or off");
   get.choice("freeze-tables", o.freeze_tables, {{"on", true}, {"off", false}}, "on (only the network learns) or off");
   if (!get.error().empty()) {

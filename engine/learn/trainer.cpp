@@ -96,12 +96,22 @@ class Model {
   static constexpr size_t KP_BASE = kp::FEATURES;
   static constexpr size_t TEMPO = KP_BASE + size_t(SQ_NB) * kp::FEATURES;
   static constexpr size_t PAIRS_BASE = TEMPO + 1;
-  static constexpr size_t SIZE = PAIRS_BASE + kp::PAIR_FEATURES;
+  // King buckets: one KP row per region of the board a king stands in (its own camp, the middle ranks, the enemy
+  // camp), added to every square's own row of that region, so that rarely seen king squares learn from the region.
+  static constexpr int KING_BUCKETS = 3;
+  static constexpr size_t BUCKETS_BASE = PAIRS_BASE + kp::PAIR_FEATURES;
+  static constexpr size_t SIZE = BUCKETS_BASE + size_t(KING_BUCKETS) * kp::FEATURES;
+  // The region of a king on its own turned board (the side's own camp is ranks 7-9 there).
+  static int king_bucket(Square k) {
+    const Rank r = rank_of(k);
+    return r >= RANK_7 ? 0 : r >= RANK_4 ? 1 : 2;
+  }
 
   Model()
       : params_(SIZE, 0.0f),
         p_index_(kp::FEATURES),
         kp_index_(size_t(SQ_NB) * kp::FEATURES),
+        bucket_index_(size_t(SQ_NB) * kp::FEATURES),
         pair_index_(kp::PAIR_FEATURES) {
     for (int pair = 0; pair < kp::PAIR_FEATURES; ++pair)
       pair_index_[size_t(pair)] = uint32_t(PAIRS_BASE + size_t(kp::canonical_pair(pair)));
@@ -110,8 +120,13 @@ class Model {
       for (int f = 0; f < kp::FEATURES; ++f) {
         const auto [ck, cf] = kp::canonical_king_feature(Square(k), f);
         kp_index_[size_t(k) * kp::FEATURES + size_t(f)] = uint32_t(KP_BASE + size_t(ck) * kp::FEATURES + size_t(cf));
+        bucket_index_[size_t(k) * kp::FEATURES + size_t(f)] =
+            uint32_t(BUCKETS_BASE + size_t(king_bucket(ck)) * kp::FEATURES + size_t(cf));
       }
   }
+
+  // With king buckets the model trains a row per region beside each square's own; the file gets their sums.
+  void enable_king_buckets() { buckets_ = true; }
 
   // With pair terms the model trains (and writes) a PAIRS table too; without, those parameters stay unused.
   void enable_pairs() { pairs_ = true; }
@@ -189,7 +204,8 @@ class Model {
       return int16_t(std::clamp<long>(std::lround(double(v) * kp::WEIGHT_SCALE), INT16_MIN, INT16_MAX));
     };
     for (int f = 0; f < kp::FEATURES; ++f) w.p[size_t(f)] = q(params_[p_index_[size_t(f)]]);
-    for (size_t i = 0; i < kp_index_.size(); ++i) w.kp[i] = q(params_[kp_index_[i]]);
+    for (size_t i = 0; i < kp_index_.size(); ++i)
+      w.kp[i] = q(params_[kp_index_[i]] + (buckets_ ? params_[bucket_index_[i]] : 0.0f));
     w.tempo = int32_t(std::lround(double(params_[TEMPO]) * kp::WEIGHT_SCALE));
     w.base = base_;
     if (pairs_) {
@@ -210,9 +226,12 @@ class Model {
       double side = 0;
       const int* f = s.features[c];
       const uint32_t* kpi = s.king[c] == SQ_NONE ? nullptr : &kp_index_[size_t(s.king[c]) * kp::FEATURES];
+      const uint32_t* kbi =
+          s.king[c] == SQ_NONE || !buckets_ ? nullptr : &bucket_index_[size_t(s.king[c]) * kp::FEATURES];
       for (int i = 0; i < s.count; ++i) {
         side += params_[p_index_[size_t(f[i])]];
         if (kpi) side += params_[kpi[f[i]]];
+        if (kbi) side += params_[kbi[f[i]]];
       }
       if (pairs_)
         for (int i = 0; i < s.pair_count[c]; ++i) side += params_[pair_param(s.pairs[c][i])];
@@ -234,9 +253,12 @@ class Model {
       const float gs = float(c == BLACK ? gb : -gb);
       const int* f = s.features[c];
       const uint32_t* kpi = s.king[c] == SQ_NONE ? nullptr : &kp_index_[size_t(s.king[c]) * kp::FEATURES];
+      const uint32_t* kbi =
+          s.king[c] == SQ_NONE || !buckets_ ? nullptr : &bucket_index_[size_t(s.king[c]) * kp::FEATURES];
       for (int i = 0; i < s.count; ++i) {
         grad[p_index_[size_t(f[i])]] += gs;
         if (kpi) grad[kpi[f[i]]] += gs;
+        if (kbi) grad[kbi[f[i]]] += gs;
       }
       if (pairs_)
         for (int i = 0; i < s.pair_count[c]; ++i) grad[pair_param(s.pairs[c][i])] += gs;
@@ -250,9 +272,10 @@ class Model {
   static SideView view(const Sample& s, Color c) { return {s.features[c], s.count, s.king[c]}; }
 
   std::vector<float> params_;
-  std::vector<uint32_t> p_index_, kp_index_, pair_index_;
+  std::vector<uint32_t> p_index_, kp_index_, bucket_index_, pair_index_;
   kp::Base base_ = kp::Base::None;
   bool pairs_ = false;
+  bool buckets_ = false;
   bool frozen_ = false;
   std::unique_ptr<NetModel> net_;
 };
@@ -422,6 +445,7 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
     model.init_from(**w);
   }
   if (o.pairs) model.enable_pairs();
+  if (o.king_buckets) model.enable_king_buckets();
   if (o.net) model.enable_net(o.seed);
   if (o.freeze_tables && !model.net()) return std::unexpected("frozen tables and no network: nothing would learn");
   if (o.freeze_tables) model.freeze_tables();
