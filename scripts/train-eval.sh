@@ -17,6 +17,8 @@
 #   VALIDATION_FRACTION=0.05 DEDUP=on                shuffle: the share of games kept for validation, and each
 #                       position once (self-play repeats positions: 17 % of the store's records are repeats)
 #   EPOCHS=12 LAMBDA=0.5 LR=1.0 BATCH=16384 PAIRS=off SCALE=(fitted)       learn: the tables
+#   KING_BUCKETS=off    on: the tables train a KP row per king region beside each king square's own (learn
+#                       --king-buckets); the file holds their sums
 #   TABLES=on           off: keep INIT's tables as they are (no OUT/weights.bin) and train only the network on top of
 #                       them (needs NET=on); for tables that no longer gain on the data, as generation 8's on its own
 #   NET=off NET_LR=0.00025 NET_EPOCHS=3 NET_BATCH=4096                     learn: NET=on trains the network on top of
@@ -42,6 +44,7 @@ on_off() { [ "$2" = on ] || [ "$2" = off ] || die "$1=$2: expected on or off"; }
 on_off SPRT "$sprt"
 on_off NET "$net"
 on_off PAIRS "${PAIRS:-off}"
+on_off KING_BUCKETS "${KING_BUCKETS:-off}"
 on_off DEDUP "${DEDUP:-on}"
 on_off TABLES "$tables_train"
 read -r -a data <<<"${DATA:-}"
@@ -94,7 +97,7 @@ elif [ ! -f "$out/weights.bin" ]; then
   [ -n "$init" ] && init_args=(--init "$init")
   log "training the tables: ${EPOCHS:-12} epochs"
   learn "$out/weights.bin" "$out/learn.log" --epochs "${EPOCHS:-12}" --lambda "${LAMBDA:-0.5}" --lr "${LR:-1.0}" \
-    --batch "${BATCH:-16384}" --pairs "${PAIRS:-off}" "${init_args[@]}"
+    --batch "${BATCH:-16384}" --pairs "${PAIRS:-off}" --king-buckets "${KING_BUCKETS:-off}" "${init_args[@]}"
 fi
 candidate=$tables
 

@@ -82,8 +82,8 @@ std::string usage(const std::string& command) {
            "[--exclude FILE] INPUT...";
   if (command == "records") return "records FILE [--first N] [--count N]";
   return "learn --output WEIGHTS [--validation FILE] [--init WEIGHTS] [--base hand|none] [--epochs N] [--batch N] "
-         "[--lr R] [--lr-decay D] [--net-lr R] [--lambda L] [--scale S] [--l2 X] [--pairs on|off] [--net on|off] "
-         "[--freeze-tables on|off] [--threads N] [--seed S] TRAIN...";
+         "[--lr R] [--lr-decay D] [--net-lr R] [--lambda L] [--scale S] [--l2 X] [--pairs on|off] "
+         "[--king-buckets on|off] [--net on|off] [--freeze-tables on|off] [--threads N] [--seed S] TRAIN...";
 }
 
 template <typename T>

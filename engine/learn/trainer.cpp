@@ -127,6 +127,7 @@ class Model {
 
   // With king buckets the model trains a row per region beside each square's own; the file gets their sums.
   void enable_king_buckets() { buckets_ = true; }
+  bool has_king_buckets() const { return buckets_; }
 
   // With pair terms the model trains (and writes) a PAIRS table too; without, those parameters stay unused.
   void enable_pairs() { pairs_ = true; }
@@ -471,6 +472,7 @@ std::expected<TrainSummary, std::string> train(const TrainOptions& o, std::ostre
       << " validation positions; "
       << (model.base() == kp::Base::HandWritten ? "tables on top of the hand-written evaluation" : "tables alone")
       << (model.has_pairs() ? ", with pair terms near the kings" : "")
+      << (model.has_king_buckets() ? ", with a KP row per king region" : "")
       << (model.net() ? ", with a network " + std::to_string(kp::NET_WIDTH) + " wide" : "")
       << (model.tables_frozen() ? " (the tables frozen)" : "") << "; scale K = " << k << " cp"
       << (o.scale > 0 ? "" : " (fitted)") << ", lambda " << o.lambda << std::endl;

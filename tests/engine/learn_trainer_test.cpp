@@ -4,12 +4,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <vector>
 
 #include "eval/evaluate.h"
 #include "eval/kp.h"
@@ -293,6 +295,76 @@ TEST_CASE("pair terms: the trainer reads a record's king zones as the engine doe
   CHECK((*w2)->kp == (*w)->kp);
 }
 
+TEST_CASE("king regions: a king square no record has learns from its region's row, and the file holds the sums") {
+  Data& d = data();
+  auto all = read_record_file(d.train);
+  REQUIRE(all);
+  // Own camp, middle ranks, enemy camp, as the trainer splits them (ranks 7-9, 4-6, 1-3 of the turned board). Two
+  // squares of files 1-4 in each (there a row is its own canonical one, so two such rows read the region's row
+  // feature by feature) are kept free of kings: the records with a king there, or on its mirror image (which shares
+  // its weights), are left out of the training set.
+  auto region = [](Square k) { return rank_of(k) >= RANK_7 ? 0 : rank_of(k) >= RANK_4 ? 1 : 2; };
+  const std::array<std::vector<Square>, 3> kept_free = {{{make_square(FILE_1, RANK_9), make_square(FILE_3, RANK_8)},
+                                                         {make_square(FILE_1, RANK_5), make_square(FILE_4, RANK_4)},
+                                                         {make_square(FILE_2, RANK_1), make_square(FILE_4, RANK_3)}}};
+  std::array<bool, SQ_NB> no_king{};
+  for (const auto& squares : kept_free)
+    for (Square k : squares) no_king[size_t(k)] = no_king[size_t(kp::mirror(k))] = true;
+  std::vector<TrainingRecord> kept;
+  std::array<int, 3> kings_in{};
+  for (const TrainingRecord& r : *all) {
+    Position pos;
+    StateInfo st;
+    REQUIRE(pos.set(*record_sfen(r), &st, PieceLimits::Relaxed));
+    const Square kings[2] = {kp::turned_king(pos, BLACK), kp::turned_king(pos, WHITE)};
+    if (std::ranges::any_of(kings, [&](Square k) { return k != SQ_NONE && no_king[size_t(k)]; })) continue;
+    kept.push_back(r);
+    for (Square k : kings)
+      if (k != SQ_NONE) ++kings_in[size_t(region(k))];
+  }
+  INFO("kings per region in the training set: " << kings_in[0] << ", " << kings_in[1] << ", " << kings_in[2]);
+  // Each region's own row learns only where kings stand in it.
+  for (int b = 0; b < 3; ++b) REQUIRE(kings_in[size_t(b)] > 20);
+  const std::string training = (d.dir / "regions-train.bin").string();
+  REQUIRE(write_record_file(training, kept.data(), kept.size()));
+
+  TrainOptions o = short_run(d, "regions-off.bin", 3, 512);
+  o.train = {training};
+  o.scale = 600;
+  std::ostringstream log;
+  REQUIRE(train(o, log));
+  auto off = kp::load_weights(o.output);
+  REQUIRE(off);
+  o.king_buckets = true;
+  o.output = (d.dir / "regions-on.bin").string();
+  std::ostringstream log_on;
+  auto s = train(o, log_on);
+  REQUIRE_MESSAGE(s, (s ? "" : s.error()));
+  INFO(log_on.str());
+  CHECK(log_on.str().find("with a KP row per king region") != std::string::npos);
+  auto on = kp::load_weights(o.output);
+  REQUIRE(on);
+
+  for (int b = 0; b < 3; ++b) {
+    const std::vector<Square>& squares = kept_free[size_t(b)];
+    int nonzero = 0, differ = 0, without = 0;
+    for (int f = 0; f < kp::FEATURES; ++f) {
+      nonzero += (*on)->at(squares[0], f) != 0;
+      differ += (*on)->at(squares[1], f) != (*on)->at(squares[0], f);
+      for (Square k : squares) without += (*off)->at(k, f) != 0;
+    }
+    CHECK_MESSAGE(nonzero > 100, "region " << b);  // learnt from the region's kings
+    CHECK_MESSAGE(differ == 0, "region " << b);    // the region's row alone, the same for both squares
+    CHECK_MESSAGE(without == 0, "region " << b);   // and without regions nothing reaches them
+  }
+
+  // The engine reads the file as the trainer scored it: the sums were written.
+  auto validation = read_record_file(d.validation);
+  REQUIRE(validation);
+  CHECK(engine_loss(*validation, 600, on->get()) ==
+        doctest::Approx(s->epochs[size_t(s->best_epoch - 1)].validation_loss).epsilon(0.001));
+}
+
 TEST_CASE("a network beside the tables: the engine agrees with the trainer, it learns, stays mirrored, trains on") {
   Data& d = data();
   auto validation = read_record_file(d.validation);
@@ -408,4 +480,9 @@ TEST_CASE("the learn command refuses bad input with one line") {
   std::ostringstream out6, err6;
   CHECK(run_learn_command("learn", {"--output", (d.dir / "x.bin").string(), "--net", "16", d.train}, out6, err6) == 2);
   CHECK(err6.str() == "learn: --net '16': expected on (train a network beside the tables) or off\n");
+  std::ostringstream out7, err7;
+  CHECK(run_learn_command("learn", {"--output", (d.dir / "x.bin").string(), "--king-buckets", "3", d.train}, out7,
+                          err7) == 2);
+  CHECK(err7.str() ==
+        "learn: --king-buckets '3': expected on (a KP row per king region beside each square's) or off\n");
 }

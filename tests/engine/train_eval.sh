@@ -23,8 +23,8 @@ export ENGINE=$engine ARENA=$arena THREADS=2
   --openings "$source_dir/openings/balanced-24.sfen" >"$tmp/gensfen-b.log" 2>&1 || fail "gensfen: $(cat "$tmp/gensfen-b.log")"
 
 out=$tmp/gen
-knobs=(DATA="$tmp/a.bin $tmp/b.bin" VALIDATION_FRACTION=0.1 PAIRS=on LR=0.25 EPOCHS=2 BATCH=1024 NET=on NET_EPOCHS=1
-  NET_BATCH=1024 SCALE=954.984)
+knobs=(DATA="$tmp/a.bin $tmp/b.bin" VALIDATION_FRACTION=0.1 PAIRS=on KING_BUCKETS=on LR=0.25 EPOCHS=2 BATCH=1024 NET=on
+  NET_EPOCHS=1 NET_BATCH=1024 SCALE=954.984)
 env "${knobs[@]}" SPRT=off bash "$script" "$out" >"$tmp/run1.log" 2>&1 || fail "train-eval: $(tail -5 "$tmp/run1.log")"
 for f in train.bin validation.bin shuffle.log weights.bin learn.log net.bin learn-net.log; do
   [ -s "$out/$f" ] || fail "no $f in $out: $(ls "$out")"
@@ -36,6 +36,7 @@ packed=$((($(stat -c %s "$out/train.bin") + $(stat -c %s "$out/validation.bin"))
 [ "$packed" -gt 6000 ] || fail "only $packed positions packed from two files of 6000"
 grep -q "scale K = 954.984 cp" "$out/learn.log" || fail "SCALE not passed: $(cat "$out/learn.log")"
 grep -q "with pair terms near the kings" "$out/learn.log" || fail "PAIRS not passed: $(cat "$out/learn.log")"
+grep -q "with a KP row per king region" "$out/learn.log" || fail "KING_BUCKETS not passed: $(cat "$out/learn.log")"
 grep -q "with a network 16 wide (the tables frozen)" "$out/learn-net.log" || fail "net: $(cat "$out/learn-net.log")"
 grep -q "trained: $out/net.bin" "$tmp/run1.log" || fail "the candidate is not the network: $(cat "$tmp/run1.log")"
 head -c 8 "$out/net.bin" | grep -q SAKPEV3 || fail "net.bin is not a weights file with a network"
