@@ -75,6 +75,24 @@ TrainOptions short_run(const Data& d, const std::string& output, int epochs, int
   return o;
 }
 
+// A training run a case needs to succeed: its summary, its log, and the weights it wrote, read back as the engine
+// reads them.
+struct Trained {
+  TrainSummary summary;
+  std::string log;
+  std::shared_ptr<const kp::Weights> weights;
+  double best_loss() const { return summary.epochs[size_t(summary.best_epoch - 1)].validation_loss; }
+};
+
+Trained train_and_load(const TrainOptions& o) {
+  std::ostringstream log;
+  auto s = train(o, log);
+  REQUIRE_MESSAGE(s, (s ? "" : s.error() + "\n" + log.str()));
+  auto w = kp::load_weights(o.output);
+  REQUIRE_MESSAGE(w, (w ? "" : w.error()));
+  return {*s, log.str(), *w};
+}
+
 }  // namespace
 
 TEST_CASE("the fitted scale recovers the K that made the results") {
@@ -98,24 +116,20 @@ TEST_CASE("training tables alone lowers the validation loss, is deterministic fo
   o.lambda = 1;              // nor can the game results be learnt from a few hundred games; the scores can
   o.threads = 2;
   o.seed = 9;
-  std::ostringstream log;
-  auto s = train(o, log);
-  REQUIRE_MESSAGE(s, (s ? "" : s.error()));
-  INFO(log.str());
-  REQUIRE(s->epochs.size() == 4);
-  CHECK(s->scale > 50);
-  CHECK(s->epochs.back().validation_loss < s->initial_validation_loss);
-  CHECK(s->epochs.back().train_loss < s->epochs.front().train_loss);
+  const Trained t = train_and_load(o);
+  INFO(t.log);
+  const TrainSummary& s = t.summary;
+  REQUIRE(s.epochs.size() == 4);
+  CHECK(s.scale > 50);
+  CHECK(s.epochs.back().validation_loss < s.initial_validation_loss);
+  CHECK(s.epochs.back().train_loss < s.epochs.front().train_loss);
 
   // The same seed and threads give the same bytes.
   o.output = (d.dir / "w2.bin").string();
-  std::ostringstream log2;
-  REQUIRE(train(o, log2));
+  train_and_load(o);
   CHECK(slurp((d.dir / "w1.bin").string()) == slurp(o.output));
 
-  auto w = kp::load_weights(o.output);
-  REQUIRE(w);
-  const kp::Weights& weights = **w;
+  const kp::Weights& weights = *t.weights;
   int asymmetric = 0, nonzero = 0;
   for (int k = 0; k < SQ_NB; ++k)
     for (int f = 0; f < kp::FEATURES; ++f) {
@@ -130,13 +144,9 @@ TEST_CASE("training tables alone lowers the validation loss, is deterministic fo
   TrainOptions more = o;
   more.init = o.output;
   more.epochs = 1;
-  more.scale = s->scale;
+  more.scale = s.scale;
   more.output = (d.dir / "w3.bin").string();
-  std::ostringstream log3;
-  auto s3 = train(more, log3);
-  REQUIRE(s3);
-  CHECK(s3->initial_validation_loss ==
-        doctest::Approx(s->epochs[size_t(s->best_epoch - 1)].validation_loss).epsilon(0.002));
+  CHECK(train_and_load(more).summary.initial_validation_loss == doctest::Approx(t.best_loss()).epsilon(0.002));
 }
 
 TEST_CASE("the weights written are those of the epoch with the least validation loss") {
@@ -147,24 +157,21 @@ TEST_CASE("the weights written are those of the epoch with the least validation 
   o.learning_rate = 20;  // large steps on little data: later epochs fit the training positions only
   o.lr_decay = 1;
   o.scale = 600;
-  std::ostringstream log;
-  auto s = train(o, log);
-  REQUIRE_MESSAGE(s, (s ? "" : s.error()));
-  INFO(log.str());
-  REQUIRE(s->epochs.size() == 6);
+  const Trained t = train_and_load(o);
+  INFO(t.log);
+  const TrainSummary& s = t.summary;
+  REQUIRE(s.epochs.size() == 6);
   int least = 1;
   for (int e = 2; e <= 6; ++e)
-    if (s->epochs[size_t(e - 1)].validation_loss < s->epochs[size_t(least - 1)].validation_loss) least = e;
-  CHECK(s->best_epoch == least);
-  auto w = kp::load_weights(o.output);
-  REQUIRE(w);
+    if (s.epochs[size_t(e - 1)].validation_loss < s.epochs[size_t(least - 1)].validation_loss) least = e;
+  CHECK(s.best_epoch == least);
   auto records = read_record_file(d.validation);
   REQUIRE(records);
-  auto loss = evaluate_loss(**w, *records, o.scale, o.lambda);
+  auto loss = evaluate_loss(*t.weights, *records, o.scale, o.lambda);
   REQUIRE(loss);
-  CHECK(*loss == doctest::Approx(s->epochs[size_t(least - 1)].validation_loss).epsilon(0.001));
+  CHECK(*loss == doctest::Approx(s.epochs[size_t(least - 1)].validation_loss).epsilon(0.001));
   // This setting overfits: the case is only worth something if a later epoch was worse.
-  CHECK(s->best_epoch < 6);
+  CHECK(s.best_epoch < 6);
 }
 
 TEST_CASE("a weight no record touches keeps its value: the decay does not go through Adam") {
@@ -179,19 +186,12 @@ TEST_CASE("a weight no record touches keeps its value: the decay does not go thr
   REQUIRE(kp::save_weights(start, init));
   TrainOptions o = short_run(d, "never-out.bin", 1, 256);
   o.init = init;
-  std::ostringstream log;
-  REQUIRE(train(o, log));
-  auto w = kp::load_weights(o.output);
-  REQUIRE(w);
-  CHECK((*w)->at(Square(40), never) == 100 * kp::WEIGHT_SCALE);
+  CHECK(train_and_load(o).weights->at(Square(40), never) == 100 * kp::WEIGHT_SCALE);
 
   // A decay asked for shrinks it by its own factor, whatever the gradient's scale.
   o.l2 = 0.001;
   o.output = (d.dir / "never-decayed.bin").string();
-  REQUIRE(train(o, log));
-  auto decayed = kp::load_weights(o.output);
-  REQUIRE(decayed);
-  const int left = (*decayed)->at(Square(40), never);
+  const int left = train_and_load(o).weights->at(Square(40), never);
   CHECK(left < 100 * kp::WEIGHT_SCALE);
   CHECK(left > 90 * kp::WEIGHT_SCALE);
 }
@@ -223,19 +223,16 @@ TEST_CASE(
   REQUIRE(validation);
   TrainOptions o = short_run(d, "on-hand.bin", 2, 256);
   o.learning_rate = 0.2;
-  std::ostringstream log;
-  auto s = train(o, log);
-  REQUIRE_MESSAGE(s, (s ? "" : s.error()));
+  const Trained t = train_and_load(o);
+  INFO(t.log);
+  const double scale = t.summary.scale;
   // Zero tables: the loss at the start is the hand-written evaluation's own.
-  CHECK(s->initial_validation_loss ==
-        doctest::Approx(engine_loss(*validation, s->scale, nullptr)).epsilon(0.001));
+  CHECK(t.summary.initial_validation_loss == doctest::Approx(engine_loss(*validation, scale, nullptr)).epsilon(0.001));
 
-  auto w = kp::load_weights(o.output);
-  REQUIRE(w);
-  CHECK((*w)->base == kp::Base::HandWritten);
-  const double with_weights = engine_loss(*validation, s->scale, w->get());
-  CHECK(with_weights == doctest::Approx(s->epochs[size_t(s->best_epoch - 1)].validation_loss).epsilon(0.001));
-  auto trainer_loss = evaluate_loss(**w, *validation, s->scale, 0.5);
+  CHECK(t.weights->base == kp::Base::HandWritten);
+  const double with_weights = engine_loss(*validation, scale, t.weights.get());
+  CHECK(with_weights == doctest::Approx(t.best_loss()).epsilon(0.001));
+  auto trainer_loss = evaluate_loss(*t.weights, *validation, scale, 0.5);
   REQUIRE(trainer_loss);
   CHECK(*trainer_loss == doctest::Approx(with_weights).epsilon(0.001));
 }
@@ -260,24 +257,20 @@ TEST_CASE("pair terms: the trainer reads a record's king zones as the engine doe
   TrainOptions o = short_run(d, "pairs.bin", 3, 512);
   o.pairs = true;
   o.scale = 600;
-  std::ostringstream log;
-  auto s = train(o, log);
-  REQUIRE_MESSAGE(s, (s ? "" : s.error()));
-  INFO(log.str());
-  CHECK(log.str().find("with pair terms") != std::string::npos);
-  auto w = kp::load_weights(o.output);
-  REQUIRE(w);
-  REQUIRE((*w)->has_pairs());
+  const Trained t = train_and_load(o);
+  INFO(t.log);
+  CHECK(t.log.find("with pair terms") != std::string::npos);
+  const kp::Weights& w = *t.weights;
+  REQUIRE(w.has_pairs());
   int asymmetric = 0, nonzero = 0;
   for (int f : kp::slot_ordered_pairs()) {
-    asymmetric += (*w)->pairs[size_t(f)] != (*w)->pairs[size_t(kp::mirror_pair(f))];
-    nonzero += (*w)->pairs[size_t(f)] != 0;
+    asymmetric += w.pairs[size_t(f)] != w.pairs[size_t(kp::mirror_pair(f))];
+    nonzero += w.pairs[size_t(f)] != 0;
   }
   CHECK(asymmetric == 0);
   CHECK(nonzero > 300);
-  CHECK(s->epochs[size_t(s->best_epoch - 1)].validation_loss < s->initial_validation_loss);
-  CHECK(engine_loss(*validation, 600, w->get()) ==
-        doctest::Approx(s->epochs[size_t(s->best_epoch - 1)].validation_loss).epsilon(0.001));
+  CHECK(t.best_loss() < t.summary.initial_validation_loss);
+  CHECK(engine_loss(*validation, 600, &w) == doctest::Approx(t.best_loss()).epsilon(0.001));
 
   // Training on from them keeps the pair terms without being asked again; with steps too small to move a weight,
   // the tables come back exactly as they went in (the tied mirror images read and written without loss).
@@ -287,12 +280,10 @@ TEST_CASE("pair terms: the trainer reads a record's king zones as the engine doe
   more.epochs = 1;
   more.learning_rate = 1e-9;
   more.output = (d.dir / "pairs-more.bin").string();
-  REQUIRE(train(more, log));
-  auto w2 = kp::load_weights(more.output);
-  REQUIRE(w2);
-  REQUIRE((*w2)->has_pairs());
-  CHECK((*w2)->pairs == (*w)->pairs);
-  CHECK((*w2)->kp == (*w)->kp);
+  const Trained again = train_and_load(more);
+  REQUIRE(again.weights->has_pairs());
+  CHECK(again.weights->pairs == w.pairs);
+  CHECK(again.weights->kp == w.kp);
 }
 
 TEST_CASE("king regions: a king square no record has learns from its region's row, and the file holds the sums") {
@@ -331,27 +322,22 @@ TEST_CASE("king regions: a king square no record has learns from its region's ro
   TrainOptions o = short_run(d, "regions-off.bin", 3, 512);
   o.train = {training};
   o.scale = 600;
-  std::ostringstream log;
-  REQUIRE(train(o, log));
-  auto off = kp::load_weights(o.output);
-  REQUIRE(off);
+  const Trained without_regions = train_and_load(o);
+  const kp::Weights& off = *without_regions.weights;
   o.king_buckets = true;
   o.output = (d.dir / "regions-on.bin").string();
-  std::ostringstream log_on;
-  auto s = train(o, log_on);
-  REQUIRE_MESSAGE(s, (s ? "" : s.error()));
-  INFO(log_on.str());
-  CHECK(log_on.str().find("with a KP row per king region") != std::string::npos);
-  auto on = kp::load_weights(o.output);
-  REQUIRE(on);
+  const Trained t = train_and_load(o);
+  INFO(t.log);
+  CHECK(t.log.find("with a KP row per king region") != std::string::npos);
+  const kp::Weights& on = *t.weights;
 
   for (int b = 0; b < 3; ++b) {
     const std::vector<Square>& squares = kept_free[size_t(b)];
     int nonzero = 0, differ = 0, without = 0;
     for (int f = 0; f < kp::FEATURES; ++f) {
-      nonzero += (*on)->at(squares[0], f) != 0;
-      differ += (*on)->at(squares[1], f) != (*on)->at(squares[0], f);
-      for (Square k : squares) without += (*off)->at(k, f) != 0;
+      nonzero += on.at(squares[0], f) != 0;
+      differ += on.at(squares[1], f) != on.at(squares[0], f);
+      for (Square k : squares) without += off.at(k, f) != 0;
     }
     CHECK_MESSAGE(nonzero > 100, "region " << b);  // learnt from the region's kings
     CHECK_MESSAGE(differ == 0, "region " << b);    // the region's row alone, the same for both squares
@@ -361,8 +347,7 @@ TEST_CASE("king regions: a king square no record has learns from its region's ro
   // The engine reads the file as the trainer scored it: the sums were written.
   auto validation = read_record_file(d.validation);
   REQUIRE(validation);
-  CHECK(engine_loss(*validation, 600, on->get()) ==
-        doctest::Approx(s->epochs[size_t(s->best_epoch - 1)].validation_loss).epsilon(0.001));
+  CHECK(engine_loss(*validation, 600, &on) == doctest::Approx(t.best_loss()).epsilon(0.001));
 }
 
 TEST_CASE("a network beside the tables: the engine agrees with the trainer, it learns, stays mirrored, trains on") {
@@ -377,24 +362,22 @@ TEST_CASE("a network beside the tables: the engine agrees with the trainer, it l
   o.lambda = 1;  // the scores, which a few hundred games can teach
   o.scale = 600;
   o.threads = 2;
-  std::ostringstream log;
-  auto s = train(o, log);
-  REQUIRE_MESSAGE(s, (s ? "" : s.error()));
-  INFO(log.str());
-  CHECK(log.str().find("with a network 16 wide (the tables frozen)") != std::string::npos);
+  const Trained t = train_and_load(o);
+  INFO(t.log);
+  CHECK(t.log.find("with a network 16 wide (the tables frozen)") != std::string::npos);
   // The network starts at zero: the loss at the start is the hand-written evaluation's.
-  CHECK(s->initial_validation_loss == doctest::Approx(engine_loss_lambda(*validation, 600, nullptr, 1)).epsilon(0.001));
-  const double best = s->epochs[size_t(s->best_epoch - 1)].validation_loss;
-  CHECK(best < s->initial_validation_loss - 0.001);
+  const double initial = t.summary.initial_validation_loss;
+  CHECK(initial == doctest::Approx(engine_loss_lambda(*validation, 600, nullptr, 1)).epsilon(0.001));
+  const double best = t.best_loss();
+  CHECK(best < initial - 0.001);
 
-  auto w = kp::load_weights(o.output);
-  REQUIRE(w);
-  REQUIRE((*w)->has_net());
-  CHECK(kp::weights_to_bytes(**w).substr(0, 8) == "SAKPEV3\n");
-  CHECK((*w)->kp == kp::Weights().kp);  // frozen
+  const kp::Weights& w = *t.weights;
+  REQUIRE(w.has_net());
+  CHECK(kp::weights_to_bytes(w).substr(0, 8) == "SAKPEV3\n");
+  CHECK(w.kp == kp::Weights().kp);  // frozen
   // The engine's integer network gives the trainer's loss, quantisation aside.
-  CHECK(engine_loss_lambda(*validation, 600, w->get(), 1) == doctest::Approx(best).epsilon(0.001));
-  const kp::Net& net = (*w)->net;
+  CHECK(engine_loss_lambda(*validation, 600, &w, 1) == doctest::Approx(best).epsilon(0.001));
+  const kp::Net& net = w.net;
   auto row = [&](int k, int f) { return &net.rows[(size_t(k) * kp::FEATURES + size_t(f)) * kp::NET_WIDTH]; };
   int asymmetric = 0, moved = 0;
   for (int k = 0; k < kp::NET_KINGS; ++k)
@@ -414,42 +397,37 @@ TEST_CASE("a network beside the tables: the engine agrees with the trainer, it l
   more.epochs = 1;
   more.learning_rate = more.net_learning_rate = 1e-9;
   more.output = (d.dir / "net-more.bin").string();
-  REQUIRE(train(more, log));
-  auto w2 = kp::load_weights(more.output);
-  REQUIRE(w2);
-  REQUIRE((*w2)->has_net());
-  CHECK((*w2)->net.rows == net.rows);
-  CHECK((*w2)->net.bias == net.bias);
-  CHECK((*w2)->net.out == net.out);
-  CHECK((*w2)->net.out_bias == net.out_bias);
+  const auto again = train_and_load(more).weights;
+  REQUIRE(again->has_net());
+  CHECK(again->net.rows == net.rows);
+  CHECK(again->net.bias == net.bias);
+  CHECK(again->net.out == net.out);
+  CHECK(again->net.out_bias == net.out_bias);
 
   // Frozen tables stay exactly as `init` has them, pair terms and weight decay included: only the network learns.
   TrainOptions tables = short_run(d, "tables.bin", 1, 256);
   tables.pairs = true;
-  REQUIRE(train(tables, log));
-  auto before = kp::load_weights(tables.output);
-  REQUIRE(before);
-  REQUIRE((*before)->has_pairs());
-  REQUIRE(std::any_of((*before)->kp.begin(), (*before)->kp.end(), [](int16_t v) { return v != 0; }));
+  const auto before = train_and_load(tables).weights;
+  REQUIRE(before->has_pairs());
+  REQUIRE(std::any_of(before->kp.begin(), before->kp.end(), [](int16_t v) { return v != 0; }));
   TrainOptions frozen = o;
   frozen.init = tables.output;
   frozen.pairs = true;
   frozen.l2 = 0.01;
   frozen.epochs = 1;
   frozen.output = (d.dir / "frozen.bin").string();
-  REQUIRE(train(frozen, log));
-  auto after = kp::load_weights(frozen.output);
-  REQUIRE(after);
-  REQUIRE((*after)->has_net());
-  CHECK((*after)->p == (*before)->p);
-  CHECK((*after)->kp == (*before)->kp);
-  CHECK((*after)->pairs == (*before)->pairs);
-  CHECK((*after)->tempo == (*before)->tempo);
-  CHECK(std::any_of((*after)->net.out.begin(), (*after)->net.out.end(), [](int16_t v) { return v != 0; }));
+  const auto after = train_and_load(frozen).weights;
+  REQUIRE(after->has_net());
+  CHECK(after->p == before->p);
+  CHECK(after->kp == before->kp);
+  CHECK(after->pairs == before->pairs);
+  CHECK(after->tempo == before->tempo);
+  CHECK(std::any_of(after->net.out.begin(), after->net.out.end(), [](int16_t v) { return v != 0; }));
 
   // Frozen tables with nothing else to learn is refused.
   TrainOptions nothing = short_run(d, "nothing.bin", 1, 256);
   nothing.freeze_tables = true;
+  std::ostringstream log;
   auto refused = train(nothing, log);
   REQUIRE_FALSE(refused);
   CHECK(refused.error().find("nothing would learn") != std::string::npos);
