@@ -39,7 +39,7 @@ struct TrainOptions {
   // from `init` that have them keep training them either way. `l2` does not decay them.
   bool pairs = false;
   // Train a KP row per king region (own camp, middle ranks, enemy camp) beside each king square's own, from zero;
-  // the file holds their sums, so it is the same format.
+  // the file holds their sums, so it is the same format. `l2` does not decay the region rows either.
   bool king_buckets = false;
   // Train a network beside the tables too (eval/net.h, a format 3 file), from small random rows and a zero output;
   // weights from `init` that have one keep training it either way. Its Adam step size is in its own units (a row's
