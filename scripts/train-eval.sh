@@ -13,6 +13,9 @@
 #                       is empty; `none`: zero tables on the hand-written evaluation)
 #   DATA=               record files to train on instead of generating (space-separated, e.g. the store's parts:
 #                       DATA="$(echo $S/part-000{1..6}.bin)"), packed with `shuffle` like generated data
+#   MORE_DATA=          older record files to train on as well (e.g. the store's keys of earlier generations): packed
+#                       apart, with dedup and every position of the validation set left out (`shuffle --exclude`), so
+#                       that the validation loss measures only the newest data (DATA or the generated file)
 #   POSITIONS=2000000 NODES=5000 THREADS=<CPUs>      gensfen (without DATA)
 #   VALIDATION_FRACTION=0.05 DEDUP=on                shuffle: the share of games kept for validation, and each
 #                       position once (self-play repeats positions: 17 % of the store's records are repeats)
@@ -49,6 +52,8 @@ on_off DEDUP "${DEDUP:-on}"
 on_off TABLES "$tables_train"
 read -r -a data <<<"${DATA:-}"
 for f in "${data[@]}"; do [ -f "$f" ] || die "DATA: $f: no such file"; done
+read -r -a more_data <<<"${MORE_DATA:-}"
+for f in "${more_data[@]}"; do [ -f "$f" ] || die "MORE_DATA: $f: no such file"; done
 out=${1:-$root/data/gen-$(date -u +%Y%m%dT%H%M%SZ)}
 current=${CURRENT:-}
 # Checked before INIT, which defaults to it: a missing CURRENT is named as such, not as INIT.
@@ -78,13 +83,24 @@ if [ ! -f "$out/train.bin" ]; then
     --validation-fraction "${VALIDATION_FRACTION:-0.05}" --dedup "${DEDUP:-on}" "${data[@]}" | tee "$out/shuffle.log"
   mv "$out/train.bin.part" "$out/train.bin"
 fi
+train=("$out/train.bin")
+if [ ${#more_data[@]} != 0 ]; then
+  if [ ! -f "$out/train-more.bin" ]; then
+    log "packing ${#more_data[@]} more file(s) for training alone: dedup ${DEDUP:-on}, the validation set left out"
+    "$engine" shuffle --train "$out/train-more.bin.part" --validation "$out/validation-more.bin" \
+      --validation-fraction 0 --dedup "${DEDUP:-on}" --exclude "$out/validation.bin" "${more_data[@]}" |
+      tee "$out/shuffle-more.log"
+    mv "$out/train-more.bin.part" "$out/train-more.bin"
+  fi
+  train+=("$out/train-more.bin")
+fi
 
 # Learn writes its output only at the end; the .part name keeps a killed run from leaving a file that looks done.
 learn() {
   local output=$1 logfile=$2
   shift 2
   "$engine" learn --output "$output.part" --validation "$out/validation.bin" ${THREADS:+--threads "$THREADS"} \
-    ${SCALE:+--scale "$SCALE"} "$@" "$out/train.bin" | tee "$logfile"
+    ${SCALE:+--scale "$SCALE"} "$@" "${train[@]}" | tee "$logfile"
   mv "$output.part" "$output"
 }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # scripts/train-eval.sh on records already made (DATA, the data store's way), CI-sized: two record files packed with
 # dedup, the tables trained, the network trained on top of them, the candidate loaded over USI with its network, a
-# second run that skips every step, the network alone on INIT's tables (TABLES=off), a one-round SPRT that resumes its
-# journal, and one-line errors for bad knobs.
+# second run that skips every step, the network alone on INIT's tables (TABLES=off), older records added for training
+# alone (MORE_DATA), a one-round SPRT that resumes its journal, and one-line errors for bad knobs.
 #   train_eval.sh ENGINE ARENA SOURCE_DIR
 set -euo pipefail
 engine=$1
@@ -68,6 +68,21 @@ builtin_loss=$(start_loss "$out/learn.log")
   fail "TABLES=off did not start from INIT ($builtin_loss): $(cat "$tables_off/learn-net.log")"
 [ "$(start_loss "$out/learn-net.log")" != "$builtin_loss" ] || fail "the first run's network started from INIT too"
 
+# MORE_DATA: older records packed apart for training alone, the validation set left out. Given DATA's own file, the
+# exclusion must leave exactly DATA's training positions, and learn must train on both packed files.
+more=$tmp/more
+env DATA="$tmp/a.bin" MORE_DATA="$tmp/a.bin" VALIDATION_FRACTION=0.1 EPOCHS=1 BATCH=1024 SCALE=954.984 SPRT=off \
+  bash "$script" "$more" >"$tmp/run4.log" 2>&1 || fail "MORE_DATA: $(tail -5 "$tmp/run4.log")"
+[ -s "$more/train-more.bin" ] || fail "MORE_DATA: no train-more.bin: $(ls "$more")"
+[ "$(stat -c %s "$more/train-more.bin")" = "$(stat -c %s "$more/train.bin")" ] ||
+  fail "MORE_DATA: the validation set was not left out: $(cat "$more/shuffle-more.log")"
+# Records, not positions, are counted as left out: each repeat of a validation position too.
+left_out=$(sed -n 's/.* \([0-9]*\) positions of .*validation.bin left out.*/\1/p' "$more/shuffle-more.log")
+[ "${left_out:-0}" -ge $(($(stat -c %s "$more/validation.bin") / 64)) ] ||
+  fail "MORE_DATA: fewer left out than the validation set holds: $(cat "$more/shuffle-more.log")"
+grep -q "^learn: $((2 * $(stat -c %s "$more/train.bin") / 64)) training positions" "$more/learn.log" ||
+  fail "MORE_DATA: learn did not train on both files: $(head -1 "$more/learn.log")"
+
 # The SPRT: one round (a game pair) cannot decide, so the script says so and exits 2; a second run resumes it.
 code=0
 env "${knobs[@]}" SPRT=on ROUNDS=1 TC=1+0.02 bash "$script" "$out" >"$tmp/sprt1.log" 2>&1 || code=$?
@@ -91,6 +106,7 @@ grep -q "the SPRT could not run (exit 2" "$tmp/sprt3.log" && grep -q "^shogi-are
 
 # Bad knobs: one line each, nothing run.
 for bad in "DATA=$tmp/missing.bin|train-eval.sh: DATA: $tmp/missing.bin: no such file" \
+  "MORE_DATA=$tmp/missing.bin|train-eval.sh: MORE_DATA: $tmp/missing.bin: no such file" \
   "NET=yes|train-eval.sh: NET=yes: expected on or off" "SPRT=maybe|train-eval.sh: SPRT=maybe: expected on or off" \
   "ENGINE=$tmp/none|train-eval.sh: build first (bash scripts/build.sh): no $tmp/none" \
   "TABLES=maybe|train-eval.sh: TABLES=maybe: expected on or off" \
