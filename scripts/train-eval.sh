@@ -77,20 +77,27 @@ if [ ${#data[@]} = 0 ]; then
   data=("$out/data.bin")
 fi
 
+# Shuffle writes under a .part name, like learn below: a killed run leaves no file that looks done.
+pack() {
+  local output=$1 validation=$2 logfile=$3
+  shift 3
+  "$engine" shuffle --train "$output.part" --validation "$validation" --dedup "${DEDUP:-on}" "$@" | tee "$logfile"
+  mv "$output.part" "$output"
+}
+
 if [ ! -f "$out/train.bin" ]; then
   log "packing ${#data[@]} file(s) by games: ${VALIDATION_FRACTION:-0.05} of them for validation, dedup ${DEDUP:-on}"
-  "$engine" shuffle --train "$out/train.bin.part" --validation "$out/validation.bin" \
-    --validation-fraction "${VALIDATION_FRACTION:-0.05}" --dedup "${DEDUP:-on}" "${data[@]}" | tee "$out/shuffle.log"
-  mv "$out/train.bin.part" "$out/train.bin"
+  pack "$out/train.bin" "$out/validation.bin" "$out/shuffle.log" \
+    --validation-fraction "${VALIDATION_FRACTION:-0.05}" "${data[@]}"
 fi
 train=("$out/train.bin")
 if [ ${#more_data[@]} != 0 ]; then
   if [ ! -f "$out/train-more.bin" ]; then
     log "packing ${#more_data[@]} more file(s) for training alone: dedup ${DEDUP:-on}, the validation set left out"
-    "$engine" shuffle --train "$out/train-more.bin.part" --validation "$out/validation-more.bin" \
-      --validation-fraction 0 --dedup "${DEDUP:-on}" --exclude "$out/validation.bin" "${more_data[@]}" |
-      tee "$out/shuffle-more.log"
-    mv "$out/train-more.bin.part" "$out/train-more.bin"
+    # shuffle wants a validation file even for a fraction of 0: the empty one is not kept.
+    pack "$out/train-more.bin" "$out/validation-more.bin" "$out/shuffle-more.log" \
+      --validation-fraction 0 --exclude "$out/validation.bin" "${more_data[@]}"
+    rm -f "$out/validation-more.bin"
   fi
   train+=("$out/train-more.bin")
 fi

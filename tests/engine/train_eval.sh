@@ -74,6 +74,7 @@ more=$tmp/more
 env DATA="$tmp/a.bin" MORE_DATA="$tmp/a.bin" VALIDATION_FRACTION=0.1 EPOCHS=1 BATCH=1024 SCALE=954.984 SPRT=off \
   bash "$script" "$more" >"$tmp/run4.log" 2>&1 || fail "MORE_DATA: $(tail -5 "$tmp/run4.log")"
 [ -s "$more/train-more.bin" ] || fail "MORE_DATA: no train-more.bin: $(ls "$more")"
+[ ! -e "$more/validation-more.bin" ] || fail "MORE_DATA: the empty validation-more.bin was left behind"
 [ "$(stat -c %s "$more/train-more.bin")" = "$(stat -c %s "$more/train.bin")" ] ||
   fail "MORE_DATA: the validation set was not left out: $(cat "$more/shuffle-more.log")"
 # Records, not positions, are counted as left out: each repeat of a validation position too.
